@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Installs everything provio needs on a fresh Debian 12 machine, then makes sure an HDF5 >= 1.14
+# (parallel, shared, C + HL + tools + the VOL API tests) exists.
+#
+#   scripts/setup.sh [--hdf5-prefix DIR]
+#
+# HDF5 resolution order: --hdf5-prefix / $HDF5_ROOT (a user's own 1.14: nothing is built), then the
+# cache prefix ($PROVIO_CACHE, default ~/.cache/provio), where a previous run may have built it;
+# otherwise the `hdf5` source package of Debian's next release is fetched with `apt-get source`
+# through a private deb-src list pointing at the mirror apt already uses, and built into the cache.
+# The script prints the HDF5 prefix on its last line (scripts/env.sh reads it).
+set -euo pipefail
+
+HDF5_WANT_SERIES=1.14
+NEXT_RELEASE=trixie
+cache=${PROVIO_CACHE:-$HOME/.cache/provio}
+hdf5_prefix=${HDF5_ROOT:-}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hdf5-prefix) hdf5_prefix=$2; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$1'" >&2; exit 1 ;;
+  esac
+done
+
+log() { echo "setup: $*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+packages=(
+  build-essential g++ cmake ninja-build pkg-config git dpkg-dev ca-certificates file
+  openmpi-bin libopenmpi-dev
+  librdf0-dev libraptor2-dev librasqal3-dev raptor2-utils rasqal-utils redland-utils
+  libgtest-dev libgmock-dev libbenchmark-dev
+  graphviz python3 python3-rdflib python3-numpy
+  zlib1g-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# --- HDF5 -------------------------------------------------------------------------------------
+hdf5_version_of() {  # prints the version of the HDF5 installed under $1, or nothing
+  local h="$1/include/H5public.h"
+  [ -f "$h" ] || return 0
+  awk '/#define H5_VERS_MAJOR/{a=$3} /#define H5_VERS_MINOR/{b=$3} /#define H5_VERS_RELEASE/{c=$3}
+       END{if (a!="") print a"."b"."c}' "$h"
+}
+usable() {  # HDF5 under $1 is >= 1.14 and parallel
+  local v; v=$(hdf5_version_of "$1")
+  [ -n "$v" ] || return 1
+  [ "$(printf '%s\n%s\n' "$HDF5_WANT_SERIES.0" "$v" | sort -V | head -1)" = "$HDF5_WANT_SERIES.0" ] || return 1
+  grep -q '#define H5_HAVE_PARALLEL 1' "$1/include/H5pubconf.h" 2>/dev/null
+}
+
+if [ -n "$hdf5_prefix" ]; then
+  usable "$hdf5_prefix" || { echo "setup.sh: no parallel HDF5 >= $HDF5_WANT_SERIES under '$hdf5_prefix'" >&2; exit 1; }
+  log "using HDF5 $(hdf5_version_of "$hdf5_prefix") at $hdf5_prefix"
+  echo "$hdf5_prefix"; exit 0
+fi
+
+for p in "$cache"/hdf5-*/; do
+  p=${p%/}
+  if [ -f "$p/.provio-complete" ] && usable "$p"; then
+    log "using cached HDF5 $(hdf5_version_of "$p") at $p"
+    echo "$p"; exit 0
+  fi
+done
+
+# The mirror apt already uses for the Debian release: Origin=Debian, suite = this machine's codename.
+codename=$(. /etc/os-release; echo "$VERSION_CODENAME")
+mirror=$(apt-get indextargets --format '$(ORIGIN) $(CODENAME) $(REPO_URI)' 2>/dev/null |
+         awk -v c="$codename" '$1=="Debian" && $2==c {print $3; exit}')
+if [ -z "$mirror" ]; then
+  as_root apt-get update -qq
+  mirror=$(apt-get indextargets --format '$(ORIGIN) $(CODENAME) $(REPO_URI)' |
+           awk -v c="$codename" '$1=="Debian" && $2==c {print $3; exit}')
+fi
+[ -n "$mirror" ] || { echo "setup.sh: cannot find the Debian mirror apt uses (apt-get indextargets)" >&2; exit 1; }
+
+src=$cache/src
+apt_dir=$cache/apt
+mkdir -p "$src" "$apt_dir/lists/partial" "$apt_dir/archives/partial"
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+echo "deb-src [signed-by=$keyring] $mirror $NEXT_RELEASE main" > "$apt_dir/sources.list"
+apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
+          -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache::Archives=$apt_dir/archives"
+          -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1")
+log "fetching the hdf5 source package of $NEXT_RELEASE"
+apt-get "${apt_opts[@]}" update -qq >&2
+( cd "$src" && rm -rf hdf5-*/ && apt-get "${apt_opts[@]}" source -qq hdf5 >&2 )
+srcdir=$(ls -d "$src"/hdf5-*/ | head -1); srcdir=${srcdir%/}
+version=$(basename "$srcdir" | sed 's/^hdf5-//; s/+.*//')
+prefix=$cache/hdf5-$version
+build=$cache/build-hdf5-$version
+log "building HDF5 $version into $prefix"
+rm -rf "$build" "$prefix"
+cmake -S "$srcdir" -B "$build" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
+  -DCMAKE_INSTALL_RPATH="$prefix/lib" -DCMAKE_INSTALL_RPATH_USE_LINK_PATH=ON \
+  -DCMAKE_C_COMPILER=mpicc -DBUILD_SHARED_LIBS=ON -DBUILD_STATIC_LIBS=OFF \
+  -DONLY_SHARED_LIBS=ON -DHDF5_ENABLE_PARALLEL=ON -DHDF5_BUILD_HL_LIB=ON -DHDF5_BUILD_TOOLS=ON \
+  -DHDF5_BUILD_CPP_LIB=OFF -DHDF5_BUILD_FORTRAN=OFF -DHDF5_BUILD_JAVA=OFF \
+  -DHDF5_BUILD_EXAMPLES=OFF -DHDF5_BUILD_UTILS=OFF -DHDF5_BUILD_HL_TOOLS=OFF \
+  -DHDF5_ENABLE_Z_LIB_SUPPORT=ON -DHDF5_ENABLE_SZIP_SUPPORT=OFF \
+  -DHDF_PACKAGE_NAMESPACE=hdf5:: \
+  -DBUILD_TESTING=ON -DHDF5_TEST_API=ON -DHDF5_TEST_API_INSTALL=ON \
+  -DHDF5_TEST_SERIAL=OFF -DHDF5_TEST_PARALLEL=OFF -DHDF5_TEST_TOOLS=OFF -DHDF5_TEST_SWMR=OFF \
+  -DHDF5_TEST_VFD=OFF -DHDF5_TEST_PASSTHROUGH_VOL=OFF -DHDF5_TEST_FHEAP_PASSTHROUGH_VOL=OFF >&2
+cmake --build "$build" -j "$(nproc)" >&2
+cmake --install "$build" >&2
+touch "$prefix/.provio-complete"
+log "HDF5 $version ready at $prefix"
+echo "$prefix"

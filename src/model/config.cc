@@ -1,0 +1,226 @@
+// Configuration parsing (see config.h).
+#include "model/config.h"
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+
+#include "model/log.h"
+
+namespace provio::model {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return out;
+}
+
+std::optional<bool> parse_bool(std::string_view v) {
+  std::string u = upper(v);
+  if (u == "1" || u == "TRUE" || u == "YES" || u == "ON") return true;
+  if (u == "0" || u == "FALSE" || u == "NO" || u == "OFF") return false;
+  return std::nullopt;
+}
+
+// "64M", "1g", "4096", "512k": bytes.
+std::optional<std::uint64_t> parse_size(std::string_view v) {
+  std::uint64_t n = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end == v.data()) return std::nullopt;
+  std::string_view unit = trim(std::string_view(end, static_cast<std::size_t>(v.data() + v.size() - end)));
+  std::string u = upper(unit);
+  int shift = 0;
+  if (u.empty() || u == "B") shift = 0;
+  else if (u == "K" || u == "KB" || u == "KIB") shift = 10;
+  else if (u == "M" || u == "MB" || u == "MIB") shift = 20;
+  else if (u == "G" || u == "GB" || u == "GIB") shift = 30;
+  else return std::nullopt;
+  if (shift && n > (UINT64_MAX >> shift)) return std::nullopt;
+  return n << shift;
+}
+
+// Seconds, decimal: "30", "0.5".
+std::optional<std::uint64_t> parse_seconds_ns(std::string_view v) {
+  double s = 0;
+  std::string text(v);
+  char* end = nullptr;
+  errno = 0;
+  s = std::strtod(text.c_str(), &end);
+  if (errno || end == text.c_str() || *end != '\0' || !(s >= 0) || s > 1e9) return std::nullopt;
+  return static_cast<std::uint64_t>(s * 1e9);
+}
+
+class Parser {
+ public:
+  Parser(Config& c, const ConfigWarn& warn) : c_(c), warn_(warn) {}
+
+  // `key` without the PROVIO_ prefix, upper case. Unknown keys are ignored (other tools may
+  // share a PROVIO_CONFIG file), but a known key with a bad value is reported.
+  void set(const std::string& key, std::string_view raw, std::string_view where) {
+    std::string_view v = trim(raw);
+    auto bad = [&](const char* expected) {
+      warn_(std::string(where) + key + "='" + std::string(v) + "': expected " + expected + ", using the default");
+    };
+    if (key == "LEVEL" || key == "PROV_LEVEL") {
+      std::string u = upper(v);
+      if (u == "OFF" || u == "NONE" || u == "0") c_.level = Level::kOff;
+      else if (u == "SUMMARY" || u == "DEFAULT" || u == "1") c_.level = Level::kSummary;
+      else if (u == "TRACE" || u == "ALL" || u == "2") c_.level = Level::kTrace;
+      else bad("off, summary or trace");
+    } else if (key == "DIR" || key == "PROV_DIR" || key == "PROV_FILE_DIR") {
+      if (v.empty()) bad("a directory");
+      else c_.dir.assign(v);
+    } else if (key == "TRACE_EVENTS") {
+      size(v, c_.trace_events, 16, bad);
+    } else if (key == "SUMMARY_SLOTS") {
+      size(v, c_.summary_slots, 16, bad);
+    } else if (key == "MAX_ENTITIES") {
+      size(v, c_.max_entities, 1, bad);
+    } else if (key == "MEMORY") {
+      auto n = parse_size(v);
+      if (n && *n >= (64u << 10)) c_.memory_limit = *n;
+      else bad("a size of at least 64K such as 256M");
+    } else if (key == "FLUSH_INTERVAL") {
+      auto ns = parse_seconds_ns(v);
+      if (ns) c_.flush_interval_ns = *ns;
+      else bad("seconds, such as 30 or 0.5");
+    } else if (key == "WORKFLOW" || key == "WORKFLOW_NAME") {
+      c_.workflow.assign(v);
+    } else if (key == "CAMPAIGN") {
+      c_.campaign.assign(v);
+    } else if (auto cls = enable_key(key)) {
+      auto b = parse_bool(v);
+      if (b) c_.track[static_cast<std::size_t>(*cls)] = *b;
+      else bad("a boolean (1/0, true/false, yes/no, on/off)");
+    }
+  }
+
+ private:
+  template <typename Bad>
+  void size(std::string_view v, std::size_t& out, std::size_t min, Bad& bad) {
+    auto n = parse_size(v);
+    if (n && *n >= min) out = static_cast<std::size_t>(*n);
+    else bad(("an integer >= " + std::to_string(min)).c_str());
+  }
+
+  static std::optional<EntityClass> enable_key(const std::string& key) {
+    // TRACK_<CLASS> (ours) and ENABLE_<CLASS> (PROV-IO's).
+    std::string_view k = key;
+    if (k.rfind("TRACK_", 0) == 0) k.remove_prefix(6);
+    else if (k.rfind("ENABLE_", 0) == 0) k.remove_prefix(7);
+    else return std::nullopt;
+    if (k == "FILE") return EntityClass::kFile;
+    if (k == "DIRECTORY") return EntityClass::kDirectory;
+    if (k == "GROUP") return EntityClass::kGroup;
+    if (k == "DATASET") return EntityClass::kDataset;
+    if (k == "ATTR" || k == "ATTRIBUTE") return EntityClass::kAttribute;
+    if (k == "DATATYPE") return EntityClass::kDatatype;
+    if (k == "LINK") return EntityClass::kLink;
+    return std::nullopt;
+  }
+
+  Config& c_;
+  const ConfigWarn& warn_;
+};
+
+std::string read_small_file(const char* path) {
+  std::string text;
+  long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buf[4096];
+  long n;
+  while ((n = syscall(SYS_read, fd, buf, sizeof buf)) > 0 && text.size() < (1u << 20)) {
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  syscall(SYS_close, fd);
+  return text;
+}
+
+// Every key the environment may set, without the prefix.
+constexpr const char* kEnvKeys[] = {
+    "LEVEL",        "DIR",           "TRACE_EVENTS",   "SUMMARY_SLOTS",  "MAX_ENTITIES",
+    "MEMORY",       "FLUSH_INTERVAL", "WORKFLOW",      "CAMPAIGN",       "TRACK_FILE",
+    "TRACK_DIRECTORY", "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE", "TRACK_DATATYPE",
+    "TRACK_LINK"};
+
+std::atomic<Config*> g_config{nullptr};
+std::mutex g_config_mutex;
+
+Config* load_from_process() {
+  auto env = [](const char* name) -> const char* { return std::getenv(name); };
+  std::string text;
+  if (const char* path = std::getenv("PROVIO_CONFIG"); path && *path) {
+    int saved = errno;
+    text = read_small_file(path);
+    if (text.empty()) warn_once("config-file", "PROVIO_CONFIG: cannot read '%s' or it is empty", path);
+    errno = saved;
+  }
+  auto warn = [](const std::string& m) { warn_once(m.c_str(), "%s", m.c_str()); };
+  return new Config(parse_config(text, env, warn));
+}
+
+}  // namespace
+
+Config parse_config(std::string_view file_text, const EnvLookup& env, const ConfigWarn& warn) {
+  Config c;
+  Parser p(c, warn);
+  std::size_t line_no = 0;
+  while (!file_text.empty()) {
+    std::size_t nl = file_text.find('\n');
+    std::string_view line = file_text.substr(0, nl);
+    file_text.remove_prefix(nl == std::string_view::npos ? file_text.size() : nl + 1);
+    ++line_no;
+    line = trim(line);
+    if (line.empty() || line.front() == '#') continue;
+    std::size_t eq = line.find('=');
+    std::string where = "PROVIO_CONFIG line " + std::to_string(line_no) + ": ";
+    if (eq == std::string_view::npos) {
+      warn(where + "'" + std::string(line) + "' is not key=value");
+      continue;
+    }
+    std::string key = upper(trim(line.substr(0, eq)));
+    if (key.rfind("PROVIO_", 0) == 0) key.erase(0, 7);
+    p.set(key, line.substr(eq + 1), where);
+  }
+  for (const char* k : kEnvKeys) {
+    std::string name = std::string("PROVIO_") + k;
+    if (const char* v = env(name.c_str())) p.set(k, v, "PROVIO_");
+  }
+  return c;
+}
+
+const Config& config() {
+  Config* c = g_config.load(std::memory_order_acquire);
+  if (c) return *c;
+  std::lock_guard<std::mutex> lock(g_config_mutex);
+  c = g_config.load(std::memory_order_relaxed);
+  if (!c) {
+    c = load_from_process();
+    g_config.store(c, std::memory_order_release);
+  }
+  return *c;
+}
+
+void reload_config() {
+  std::lock_guard<std::mutex> lock(g_config_mutex);
+  // The old object is kept alive: another thread may still hold a reference to it.
+  g_config.store(load_from_process(), std::memory_order_release);
+}
+
+}  // namespace provio::model

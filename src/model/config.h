@@ -1,0 +1,58 @@
+// Run-time configuration: PROVIO_* environment variables, over an optional key=value file named
+// by PROVIO_CONFIG (keys with or without the PROVIO_ prefix; PROV-IO's own keys such as
+// PROV_LEVEL, ENABLE_FILE, ENABLE_DATASET are accepted). A bad value is reported once, naming the
+// key, and the default is kept. docs/configuration.md lists every key.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "model/vocabulary.h"
+
+namespace provio::model {
+
+enum class Level : std::uint8_t { kOff, kSummary, kTrace };
+
+struct Config {
+  Level level = Level::kSummary;
+  std::string dir;                           // output directory; empty: default_output_dir()
+  std::size_t trace_events = 8192;           // per-thread trace buffer, in events
+  std::size_t summary_slots = 4096;          // per-thread summary table, in activities
+  std::uint64_t flush_interval_ns = 30'000'000'000;  // time bound between flushes
+  std::size_t memory_limit = 256u << 20;     // bytes for all thread buffers of the process
+  std::size_t max_entities = 1u << 20;       // distinct files + objects tracked per process
+  std::string workflow;                      // PROVIO_WORKFLOW
+  std::string campaign;                      // PROVIO_CAMPAIGN
+  // Which entity classes are recorded (PROV-IO's ENABLE_* keys); all on by default.
+  std::array<bool, static_cast<std::size_t>(EntityClass::kCount_)> track = make_all_tracked();
+
+  bool tracks(EntityClass c) const { return track[static_cast<std::size_t>(c)]; }
+
+ private:
+  static constexpr std::array<bool, static_cast<std::size_t>(EntityClass::kCount_)> make_all_tracked() {
+    std::array<bool, static_cast<std::size_t>(EntityClass::kCount_)> t{};
+    for (bool& b : t) b = true;
+    return t;
+  }
+};
+
+// A lookup of one variable by name ("PROVIO_LEVEL"); returns nullptr when unset.
+using EnvLookup = std::function<const char*(const char*)>;
+// Receives "key: problem" for every bad setting.
+using ConfigWarn = std::function<void(const std::string&)>;
+
+// Parses settings: `file_text` (may be empty) first, then the environment on top.
+Config parse_config(std::string_view file_text, const EnvLookup& env, const ConfigWarn& warn);
+
+// The process's configuration, read once from the real environment and PROVIO_CONFIG.
+const Config& config();
+
+// Re-reads the environment (tests; the C API's provio_reconfigure for programs that set
+// PROVIO_* variables themselves before their first I/O).
+void reload_config();
+
+}  // namespace provio::model

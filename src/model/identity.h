@@ -1,0 +1,45 @@
+// Who is acting: user, host, program execution, rank, job, workflow. Read once per process (and
+// again in a fork child, which is a new program execution); immutable after that, so flushes on
+// any thread read it without locks.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+
+namespace provio::model {
+
+struct Identity {
+  std::string user;        // login name (or the uid as text)
+  uid_t uid = 0;
+  std::string host;        // short host name
+  pid_t pid = 0;
+  std::string executable;  // /proc/self/exe
+  std::string command_line;  // argv joined by spaces, as the program was started
+  std::string job_id;      // SLURM/PBS/LSF/Flux job, or the MPI launcher's job; empty if none
+  int rank = -1;           // MPI rank from the launcher environment, -1 when not an MPI job
+  int ranks = 0;           // job size when known
+  std::uint64_t start_ns = 0;
+  std::string workflow, campaign;
+  // IRIs (see docs/format.md)
+  std::string user_iri, host_iri, exec_iri, job_iri, rank_iri;
+  std::string parent_exec_iri;  // the program execution this one was forked or exec'd from
+};
+
+const Identity& identity();
+
+// In a fork child: a new program execution whose parent is the old one.
+void renew_identity_after_fork();
+
+// Called when MPI is initialised and knows better than the environment.
+void set_mpi_rank(int rank, int size);
+
+// Job id and rank from scheduler / launcher variables (exposed for tests).
+std::string job_id_from_env();
+int rank_from_env();
+
+// The default output directory: $PWD/provio/<job> (docs/configuration.md).
+std::string default_output_dir();
+
+}  // namespace provio::model

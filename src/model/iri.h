@@ -1,0 +1,29 @@
+// IRIs for files and HDF5 objects. One thing, one IRI, whichever layer saw it:
+//   file        file:///abs/canonical/path           (percent-encoded, so any byte is safe)
+//   object      file:///abs/file.h5#/group/dataset   (full path inside the file)
+//   attribute   file:///abs/file.h5#/group/dataset@name
+// Everything outside RFC 3986 "unreserved" (and '/' in paths) is percent-encoded, which makes
+// the IRIs valid in Turtle and N-Triples for any byte sequence, non-UTF-8 included, and keeps '@'
+// free as the attribute separator.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace provio::model {
+
+// Appends `text` percent-encoded; '/' is kept when `keep_slash`.
+void append_percent_encoded(std::string& out, std::string_view text, bool keep_slash);
+
+// Inverse of append_percent_encoded (malformed escapes are kept verbatim).
+std::string percent_decode(std::string_view text);
+
+std::string file_iri(std::string_view canonical_path);
+std::string object_iri(std::string_view file_iri, std::string_view object_path);
+std::string attribute_iri(std::string_view owner_iri, std::string_view name);
+
+// Canonical absolute form of `path` without resolving symlinks of a file that may not exist yet:
+// realpath() of the longest existing prefix, the rest normalised lexically ("." and ".." removed).
+std::string canonical_path(std::string_view path);
+
+}  // namespace provio::model

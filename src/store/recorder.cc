@@ -1,0 +1,216 @@
+// Process lifecycle of the per-thread logs: creation on a thread's first event, flush at thread
+// exit, at process exit (atexit) and before fork; fresh state in a fork child.
+//
+// The registry of live logs is guarded by a mutex that only slow paths take (thread start and
+// exit, process exit, fork). The recording path reads one thread_local pointer.
+#include "store/recorder.h"
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "model/entities.h"
+#include "model/identity.h"
+#include "model/log.h"
+#include "store/thread_log.h"
+
+namespace provio::store {
+namespace {
+
+constexpr std::size_t kMinCapacity = 64;
+constexpr std::uint64_t kExitPatienceNs = 100'000'000;  // wait for a busy thread at exit
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<ThreadLog*> logs;  // guarded by mutex
+  std::size_t memory = 0;        // guarded by mutex
+  unsigned next_thread_index = 0;  // guarded by mutex
+  bool hooks_installed = false;  // guarded by mutex
+};
+
+Registry& registry() {
+  static Registry* r = new Registry;  // never destroyed: thread exits may follow static teardown
+  return *r;
+}
+
+// 0 = not yet read, else Level + 1.
+std::atomic<std::uint8_t> g_level{0};
+
+thread_local ThreadLog* tls_log = nullptr;
+thread_local bool tls_detached = false;  // this thread's log was finalised (thread exiting)
+
+void on_process_exit();
+void on_fork_prepare();
+void on_fork_parent();
+void on_fork_child();
+
+// Owns the calling thread's log; its destructor runs at thread exit.
+struct ThreadOwner {
+  ThreadLog* log = nullptr;
+  ~ThreadOwner();
+};
+thread_local ThreadOwner tls_owner;
+
+model::Level level() {
+  std::uint8_t l = g_level.load(std::memory_order_relaxed);
+  if (l == 0) {
+    l = static_cast<std::uint8_t>(model::config().level) + 1;
+    g_level.store(l, std::memory_order_relaxed);
+  }
+  return static_cast<model::Level>(l - 1);
+}
+
+ThreadLog* attach_thread() {
+  if (tls_detached) return nullptr;
+  model::Level lvl = level();
+  if (lvl == model::Level::kOff) return nullptr;
+  const model::Config& cfg = model::config();
+  model::identity();  // read the identity now, off any flush path
+  Registry& r = registry();
+  pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
+  ThreadLog* log = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.hooks_installed) {
+      r.hooks_installed = true;
+      std::atexit(on_process_exit);
+      pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
+    }
+    std::size_t capacity = lvl == model::Level::kTrace ? cfg.trace_events : cfg.summary_slots;
+    std::size_t per_item = lvl == model::Level::kTrace ? sizeof(model::Event) : sizeof(SummarySlot);
+    if (r.memory + capacity * per_item > cfg.memory_limit) {
+      // Degrade, never stop: a small summary table (coarser records, more frequent flushes).
+      model::warn_once("memory-limit",
+                       "memory limit PROVIO_MEMORY=%zu reached with %zu threads: new threads get "
+                       "small summary buffers",
+                       cfg.memory_limit, r.logs.size());
+      lvl = model::Level::kSummary;
+      capacity = kMinCapacity;
+    }
+    log = new ThreadLog(lvl, capacity, r.next_thread_index++, tid);
+    r.memory += log->memory_bytes();
+    r.logs.push_back(log);
+  }
+  tls_log = log;
+  tls_owner.log = log;  // registers the thread-exit destructor
+  return log;
+}
+
+void destroy(ThreadLog* log) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = std::find(r.logs.begin(), r.logs.end(), log);
+  if (it == r.logs.end()) return;
+  r.memory -= std::min(r.memory, log->memory_bytes());
+  r.logs.erase(it);
+  delete log;
+}
+
+ThreadOwner::~ThreadOwner() {
+  if (!log) return;
+  log->flush_now();
+  // The main thread's TLS dies inside exit(), before atexit handlers that may still do I/O
+  // (HDF5 closing files): keep its log registered; the exit handler flushes it again.
+  if (syscall(SYS_gettid) == getpid()) return;
+  tls_log = nullptr;
+  tls_detached = true;
+  destroy(log);
+  log = nullptr;
+}
+
+void flush_every_log(bool closing) {
+  Registry& r = registry();
+  std::vector<ThreadLog*> logs;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    logs = r.logs;
+  }
+  ThreadLog* own = tls_log;
+  bool closed = false;
+  for (ThreadLog* log : logs) {
+    // The end time goes into one file: this thread's if it has one, else the first.
+    bool close_here = closing && !closed && (log == own || own == nullptr);
+    if (log->flush_from_outside(kExitPatienceNs, close_here) && close_here) closed = true;
+  }
+}
+
+void on_process_exit() {
+  ThreadLog::set_write_through(true);
+  flush_every_log(true);
+}
+
+void on_fork_prepare() {
+  if (tls_log) tls_log->flush_now();
+  registry().mutex.lock();
+}
+
+void on_fork_parent() { registry().mutex.unlock(); }
+
+void on_fork_child() {
+  Registry& r = registry();
+  // Only this thread exists now. The parent's logs and their descriptors stay the parent's: drop
+  // our copies without writing, and start a new program execution with fresh files.
+  for (ThreadLog* log : r.logs) {
+    log->abandon();
+    delete log;
+  }
+  r.logs.clear();
+  r.memory = 0;
+  r.next_thread_index = 0;
+  r.mutex.unlock();
+  tls_log = nullptr;
+  tls_owner.log = nullptr;
+  model::renew_identity_after_fork();
+}
+
+}  // namespace
+
+void record(const model::Event& ev) {
+  if (ev.entity == model::kNoEntity) return;
+  ThreadLog* log = tls_log;
+  if (!log) {
+    if (g_level.load(std::memory_order_relaxed) == 1) return;  // off
+    log = attach_thread();
+    if (!log) return;
+  }
+  log->record(ev);
+}
+
+bool enabled() { return level() != model::Level::kOff; }
+
+void flush_all() { flush_every_log(false); }
+
+Stats stats() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  Stats s;
+  s.threads = r.logs.size();
+  s.memory_bytes = r.memory;
+  for (ThreadLog* log : r.logs) s.recorded += log->recorded();
+  return s;
+}
+
+void reset_for_testing() {
+  flush_all();
+  Registry& r = registry();
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (ThreadLog* log : r.logs) delete log;
+    r.logs.clear();
+    r.memory = 0;
+    r.next_thread_index = 0;
+  }
+  tls_log = nullptr;
+  tls_owner.log = nullptr;
+  tls_detached = false;
+  ThreadLog::set_write_through(false);
+  model::reload_config();
+  g_level.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace provio::store

@@ -1,0 +1,41 @@
+// The recording API: the one entry point the VOL connector, the preload shim and the public
+// C/C++ API use to hand an event to the core, and the process-level flush points.
+//
+//   static const auto api = provio::model::api_id("H5Dwrite");
+//   provio::model::clock::Stopwatch sw;
+//   herr_t ret = under_call(...);
+//   provio::store::record({Op::kWrite, kFlagCollective, api, dataset, kNoEntity, bytes,
+//                          kNoOffset, sw.start_wall_ns(), sw.elapsed_ns()});
+//
+// record() is thread-safe and lock-free: each thread writes its own log. It never changes errno.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "model/config.h"
+#include "model/event.h"
+
+namespace provio::store {
+
+void record(const model::Event& ev);
+
+// Whether recording is on at all (level != off). A relaxed load: call it before timing a call.
+bool enabled();
+
+// Flushes every thread's buffer (MPI_Finalize, checkpoints). Safe from any thread.
+void flush_all();
+
+// Statistics for tests and benchmarks.
+struct Stats {
+  std::size_t threads = 0;        // logs alive
+  std::size_t memory_bytes = 0;   // their buffers
+  std::uint64_t recorded = 0;     // events accepted by live logs
+};
+Stats stats();
+
+// Tests: forget all state as if the process had just started (flushes first). Not thread-safe
+// against concurrent record() calls.
+void reset_for_testing();
+
+}  // namespace provio::store

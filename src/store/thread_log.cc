@@ -1,0 +1,327 @@
+// Per-thread provenance log (see thread_log.h). docs/format.md describes what a flush writes.
+#include "store/thread_log.h"
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "model/api_names.h"
+#include "model/clock.h"
+#include "model/errno_saver.h"
+#include "model/entities.h"
+#include "model/identity.h"
+#include "model/iri.h"
+#include "store/turtle.h"
+
+namespace provio::store {
+namespace {
+
+using model::EntityClass;
+using model::EntityId;
+using model::Op;
+
+constexpr std::size_t kWriteChunk = 256 << 10;  // write the formatting buffer out at this size
+
+std::atomic<bool> g_write_through{false};
+
+std::size_t round_up_pow2(std::size_t n) {
+  std::size_t p = 16;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+inline std::size_t slot_hash(const model::Event& ev) {
+  std::uint64_t k = (std::uint64_t{ev.entity} << 32) ^ ev.other;
+  k ^= (std::uint64_t{ev.api} << 16 | std::uint64_t{static_cast<std::uint8_t>(ev.op)} << 8 | ev.flags) *
+       0x9E3779B97F4A7C15ull;
+  k ^= k >> 29;
+  k *= 0xBF58476D1CE4E5B9ull;
+  k ^= k >> 32;
+  return static_cast<std::size_t>(k);
+}
+
+
+}  // namespace
+
+void ThreadLog::set_write_through(bool on) { g_write_through.store(on, std::memory_order_relaxed); }
+
+ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_index, pid_t tid)
+    : level_(level), thread_index_(thread_index), tid_(tid) {
+  if (level_ == model::Level::kTrace) {
+    event_capacity_ = capacity;
+    events_.reset(new model::Event[capacity]);
+  } else {
+    std::size_t n = round_up_pow2(capacity);
+    slots_.reset(new SummarySlot[n]());
+    slot_mask_ = n - 1;
+    slots_limit_ = n - n / 4;
+  }
+  out_.reserve(kWriteChunk + (64 << 10));
+  next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
+}
+
+std::size_t ThreadLog::memory_bytes() const {
+  return (slot_mask_ ? (slot_mask_ + 1) * sizeof(SummarySlot) : 0) +
+         event_capacity_ * sizeof(model::Event) + out_.capacity();
+}
+
+void ThreadLog::record(const model::Event& ev) {
+  std::uint8_t expected = kIdle;
+  if (!state_.compare_exchange_strong(expected, kBusy, std::memory_order_acquire)) return;
+  ++recorded_;
+  bool flush = false;
+  if (level_ == model::Level::kTrace) {
+    events_[events_used_++] = ev;
+    flush = events_used_ == event_capacity_;
+  } else {
+    add_summary(ev);
+    flush = slots_used_ >= slots_limit_;
+  }
+  if (flush || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
+    flush_locked();
+  }
+  state_.store(kIdle, std::memory_order_release);
+}
+
+void ThreadLog::add_summary(const model::Event& ev) {
+  std::size_t i = slot_hash(ev) & slot_mask_;
+  std::uint64_t end = ev.start_ns + ev.elapsed_ns;
+  while (true) {
+    SummarySlot& s = slots_[i];
+    if (!s.used) {
+      s = SummarySlot{ev.entity, ev.other, ev.api, ev.op, ev.flags, true, 1, ev.bytes,
+                      ev.elapsed_ns, ev.start_ns, end};
+      ++slots_used_;
+      return;
+    }
+    if (s.entity == ev.entity && s.other == ev.other && s.api == ev.api && s.op == ev.op &&
+        s.flags == ev.flags) {
+      ++s.count;
+      s.bytes += ev.bytes;
+      s.elapsed_ns += ev.elapsed_ns;
+      if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
+      if (end > s.last_end_ns) s.last_end_ns = end;
+      return;
+    }
+    i = (i + 1) & slot_mask_;
+  }
+}
+
+bool ThreadLog::flush_from_outside(std::uint64_t patience_ns, bool closing) {
+  std::uint64_t give_up = model::clock::mono_ns() + patience_ns;
+  std::uint8_t expected = kIdle;
+  while (!state_.compare_exchange_weak(expected, kBusy, std::memory_order_acquire)) {
+    expected = kIdle;
+    if (model::clock::mono_ns() > give_up) return false;
+    std::this_thread::yield();
+  }
+  flush_locked(closing);
+  state_.store(kIdle, std::memory_order_release);
+  return true;
+}
+
+void ThreadLog::flush_now() {
+  std::uint8_t expected = kIdle;
+  if (!state_.compare_exchange_strong(expected, kBusy, std::memory_order_acquire)) return;
+  flush_locked();
+  state_.store(kIdle, std::memory_order_release);
+}
+
+void ThreadLog::flush_locked(bool closing) {
+  model::ErrnoSaver errno_saver;
+  next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
+  bool empty = slots_used_ == 0 && events_used_ == 0;
+  if (empty && !closing) return;
+  if (!file_.is_open()) {
+    if (file_.failed()) {
+      slots_used_ = events_used_ = 0;
+      if (slots_) std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
+      return;
+    }
+    const model::Identity& id = model::identity();
+    const std::string& dir = model::config().dir.empty() ? model::default_output_dir() : model::config().dir;
+    file_.open(dir, id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
+  }
+  ++flush_seq_;
+  out_.clear();
+  if (!header_written_) write_header();
+  if (level_ == model::Level::kTrace) write_traces();
+  else write_summaries();
+  if (closing) {
+    const model::Identity& id = model::identity();
+    Turtle(out_).iri(id.exec_iri).name("provio:endTime").time(model::clock::wall_ns()).end();
+  }
+  file_.write(out_);
+  out_.clear();
+  if (out_.capacity() > 4 * kWriteChunk) out_.shrink_to_fit();  // one huge statement: give it back
+}
+
+void ThreadLog::write_header() {
+  header_written_ = true;
+  const model::Identity& id = model::identity();
+  out_ += model::kTurtlePrefixes;
+  Turtle t(out_);
+  t.iri(id.user_iri).name("rdf:type").name("prov:Agent").end();
+  t.iri(id.user_iri).name("rdf:type").name("provio:User").end();
+  t.iri(id.user_iri).name("provio:userName").str(id.user).end();
+  t.iri(id.user_iri).name("provio:uid").u64(id.uid).end();
+
+  const std::string& x = id.exec_iri;
+  t.iri(x).name("rdf:type").name("prov:Agent").end();
+  t.iri(x).name("rdf:type").name("provio:Program").end();
+  t.iri(x).name("prov:actedOnBehalfOf").iri(id.user_iri).end();
+  t.iri(x).name("provio:executable").str(id.executable).end();
+  t.iri(x).name("provio:commandLine").str(id.command_line).end();
+  t.iri(x).name("provio:pid").u64(static_cast<std::uint64_t>(id.pid)).end();
+  t.iri(x).name("provio:host").str(id.host).end();
+  t.iri(x).name("provio:startTime").time(id.start_ns).end();
+  if (!id.parent_exec_iri.empty()) t.iri(x).name("provio:wasForkedFrom").iri(id.parent_exec_iri).end();
+  if (!id.workflow.empty()) t.iri(x).name("provio:workflow").str(id.workflow).end();
+  if (!id.campaign.empty()) t.iri(x).name("provio:campaign").str(id.campaign).end();
+  if (!id.job_iri.empty()) {
+    t.iri(x).name("provio:job").iri(id.job_iri).end();
+    t.iri(id.job_iri).name("rdf:type").name("provio:Job").end();
+    t.iri(id.job_iri).name("provio:jobId").str(id.job_id).end();
+  }
+  if (id.rank >= 0) {
+    std::string rank_iri = id.rank_iri.empty() ? x + "/rank/" + std::to_string(id.rank) : id.rank_iri;
+    t.iri(x).name("provio:rank").iri(rank_iri).end();
+    t.iri(rank_iri).name("rdf:type").name("prov:Agent").end();
+    t.iri(rank_iri).name("rdf:type").name("provio:Rank").end();
+    t.iri(rank_iri).name("provio:rankNumber").u64(static_cast<std::uint64_t>(id.rank)).end();
+    t.iri(rank_iri).name("prov:actedOnBehalfOf").iri(id.user_iri).end();
+  }
+
+  thread_iri_ = x + "/thread/" + std::to_string(thread_index_);
+  t.iri(thread_iri_).name("rdf:type").name("prov:Agent").end();
+  t.iri(thread_iri_).name("rdf:type").name("provio:Thread").end();
+  t.iri(thread_iri_).name("prov:actedOnBehalfOf").iri(x).end();
+  t.iri(thread_iri_).name("provio:threadIndex").u64(thread_index_).end();
+  t.iri(thread_iri_).name("provio:tid").u64(static_cast<std::uint64_t>(tid_)).end();
+}
+
+void ThreadLog::declare_entity(EntityId id) {
+  if (id >= declared_.size()) declared_.resize(std::max<std::size_t>(id + 1, declared_.size() * 2));
+  if (declared_[id]) return;
+  declared_[id] = true;
+  const model::Entity* e = model::entity(id);
+  if (!e) return;
+  if (e->parent != model::kNoEntity) declare_entity(e->parent);
+  const model::Entity* parent = model::entity(e->parent);
+  Turtle t(out_);
+  t.iri(e->iri).name("rdf:type").name("prov:Entity").end();
+  switch (e->cls) {
+    case EntityClass::kFile:
+    case EntityClass::kDirectory:
+      t.iri(e->iri).name("provio:path").str(e->label).end();
+      break;
+    case EntityClass::kAttribute:
+      t.iri(e->iri).name("provio:name").str(e->label).end();
+      if (parent) t.iri(e->iri).name("provio:attributeOf").iri(parent->iri).end();
+      break;
+    case EntityClass::kRecord:
+      t.iri(e->iri).name("rdfs:label").str(e->label).end();
+      break;
+    default:
+      t.iri(e->iri).name("provio:objectPath").str(e->label).end();
+      if (parent) t.iri(e->iri).name("provio:inFile").iri(parent->iri).end();
+  }
+  if (e->cls == EntityClass::kRecord) {
+    if (!e->type.empty()) {
+      if (e->type.front() == '<') t.iri(e->iri).name("rdf:type").iri(e->type.substr(1, e->type.size() - 2)).end();
+      else t.iri(e->iri).name("rdf:type").name(e->type).end();
+    }
+  } else {
+    t.iri(e->iri).name("rdf:type").name(model::class_term(e->cls)).end();
+  }
+}
+
+std::string ThreadLog::activity_iri_for(const SummarySlot& s) const {
+  std::string iri = thread_iri_;
+  iri += '/';
+  model::append_percent_encoded(iri, model::api_name(s.api), false);
+  iri += '/';
+  iri += model::op_name(s.op);
+  iri += "/e";
+  iri += std::to_string(s.entity);
+  if (s.other != model::kNoEntity) iri += "-" + std::to_string(s.other);
+  if (s.flags) iri += "/f" + std::to_string(s.flags);
+  return iri;
+}
+
+void ThreadLog::describe_activity(const std::string& act, Op op, model::ApiId api, std::uint8_t flags,
+                                  EntityId entity, EntityId other) {
+  declare_entity(entity);
+  if (other != model::kNoEntity) declare_entity(other);
+  const model::Entity* e = model::entity(entity);
+  const model::Entity* o = model::entity(other);
+  model::OpTerms terms = model::terms(op);
+  Turtle t(out_);
+  t.iri(act).name("rdf:type").name("prov:Activity").end();
+  t.iri(act).name("rdf:type").name(terms.activity_class).end();
+  t.iri(act).name("provio:api").str(model::api_name(api)).end();
+  t.iri(act).name("prov:wasAssociatedWith").iri(thread_iri_).end();
+  if (!e) return;
+  if (terms.generates) {
+    t.iri(e->iri).name("prov:wasGeneratedBy").iri(act).end();
+    t.iri(e->iri).name("prov:wasAttributedTo").iri(model::identity().exec_iri).end();
+  } else {
+    t.iri(act).name("prov:used").iri(e->iri).end();
+  }
+  t.iri(e->iri).name(terms.relation).iri(act).end();
+  if (o) {
+    // rename, copy, link: the new name is derived from the old and inherits its history
+    t.iri(o->iri).name("prov:wasDerivedFrom").iri(e->iri).end();
+    t.iri(o->iri).name("prov:wasGeneratedBy").iri(act).end();
+  }
+  if (flags & model::kFlagCollective) t.iri(act).name("provio:transfer").str("collective").end();
+  if (flags & model::kFlagIndependent) t.iri(act).name("provio:transfer").str("independent").end();
+  if (flags & model::kFlagNested) t.iri(act).name("provio:nested").boolean(true).end();
+}
+
+void ThreadLog::write_summaries() {
+  for (std::size_t i = 0; i <= slot_mask_ && slots_used_ > 0; ++i) {
+    SummarySlot& s = slots_[i];
+    if (!s.used) continue;
+    std::string act = activity_iri_for(s);
+    describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
+    // Measures go on a part node named by this flush: merging several flushes or threads keeps
+    // every part (identical measures would otherwise collapse into one triple) and folds them.
+    std::string part = act + "/p" + std::to_string(flush_seq_);
+    Turtle t(out_);
+    t.iri(act).name("provio:partial").iri(part).end();
+    t.iri(part).name("provio:count").u64(s.count).end();
+    t.iri(part).name("provio:bytes").u64(s.bytes).end();
+    t.iri(part).name("provio:elapsed").seconds(s.elapsed_ns).end();
+    t.iri(part).name("prov:startedAtTime").time(s.first_start_ns).end();
+    t.iri(part).name("prov:endedAtTime").time(s.last_end_ns).end();
+    s.used = false;
+    --slots_used_;
+    if (out_.size() >= kWriteChunk) {
+      file_.write(out_);
+      out_.clear();
+    }
+  }
+}
+
+void ThreadLog::write_traces() {
+  for (std::size_t i = 0; i < events_used_; ++i) {
+    const model::Event& ev = events_[i];
+    std::string act = thread_iri_ + "/c" + std::to_string(++call_seq_);
+    describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
+    Turtle t(out_);
+    t.iri(act).name("provio:count").u64(1).end();
+    t.iri(act).name("provio:bytes").u64(ev.bytes).end();
+    t.iri(act).name("provio:elapsed").seconds(ev.elapsed_ns).end();
+    if (ev.offset != model::kNoOffset) t.iri(act).name("provio:offset").i64(ev.offset).end();
+    t.iri(act).name("prov:startedAtTime").time(ev.start_ns).end();
+    t.iri(act).name("prov:endedAtTime").time(ev.start_ns + ev.elapsed_ns).end();
+    if (out_.size() >= kWriteChunk) {
+      file_.write(out_);
+      out_.clear();
+    }
+  }
+  events_used_ = 0;
+}
+
+}  // namespace provio::store

@@ -1,0 +1,104 @@
+// One thread's provenance: a fixed-size summary table (level summary) or event buffer (level
+// trace), and the Turtle file it is flushed to.
+//
+// Hard rule: record() is the hot path. It takes no lock, makes no syscall and allocates nothing
+// unless it has to flush. All formatting happens at flush time. The only other thread that may
+// touch a log is the process-exit or fork handler, and it first claims the log through `state_`
+// (idle → busy), the same compare-and-swap the owner does around each record().
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/config.h"
+#include "model/event.h"
+#include "store/output_file.h"
+
+namespace provio::store {
+
+// Activities aggregated per (API, operation, entity, other entity, flags).
+struct SummarySlot {
+  model::EntityId entity;
+  model::EntityId other;
+  model::ApiId api;
+  model::Op op;
+  std::uint8_t flags;
+  bool used;
+  std::uint64_t count;
+  std::uint64_t bytes;
+  std::uint64_t elapsed_ns;
+  std::uint64_t first_start_ns;
+  std::uint64_t last_end_ns;
+};
+
+class ThreadLog {
+ public:
+  enum State : std::uint8_t { kIdle, kBusy };
+
+  // `capacity`: summary slots or trace events; `thread_index`: 0, 1, … in order of first record.
+  ThreadLog(model::Level level, std::size_t capacity, unsigned thread_index, pid_t tid);
+  ThreadLog(const ThreadLog&) = delete;
+  ThreadLog& operator=(const ThreadLog&) = delete;
+
+  // Owner thread only.
+  void record(const model::Event& ev);
+
+  // Any thread: claims the log, flushes what it holds, releases it. Gives up (false) if the owner
+  // stays busy for longer than `patience_ns`. `closing` also writes the program's end time.
+  bool flush_from_outside(std::uint64_t patience_ns, bool closing);
+  // Owner thread: flush now (thread exit, fork prepare).
+  void flush_now();
+  // Fork child: drop the buffer and the descriptor; the parent still owns both.
+  void abandon() { file_.abandon(); }
+
+  // After process exit has begun, every record is flushed at once (events recorded by other
+  // libraries' exit handlers, such as HDF5 closing files, are not lost).
+  static void set_write_through(bool on);
+
+  std::size_t memory_bytes() const;
+  const std::string& path() const { return file_.path(); }
+  std::uint64_t recorded() const { return recorded_; }
+
+ private:
+  void add_summary(const model::Event& ev);
+  void flush_locked(bool closing = false);
+  void write_header();
+  void declare_entity(model::EntityId id);
+  std::string activity_iri_for(const SummarySlot& s) const;
+  void describe_activity(const std::string& act, model::Op op, model::ApiId api, std::uint8_t flags,
+                         model::EntityId entity, model::EntityId other);
+  void write_summaries();
+  void write_traces();
+
+  std::atomic<std::uint8_t> state_{kIdle};
+  model::Level level_;
+  unsigned thread_index_;
+  pid_t tid_;
+  std::string thread_iri_;
+
+  // summary
+  std::unique_ptr<SummarySlot[]> slots_;
+  std::size_t slot_mask_ = 0;
+  std::size_t slots_used_ = 0;
+  std::size_t slots_limit_ = 0;  // flush when this many are used (3/4 of the table)
+  // trace
+  std::unique_ptr<model::Event[]> events_;
+  std::size_t event_capacity_ = 0;
+  std::size_t events_used_ = 0;
+  std::uint64_t call_seq_ = 0;
+
+  std::uint64_t next_flush_ns_ = 0;
+  std::uint64_t flush_seq_ = 0;
+  std::uint64_t recorded_ = 0;
+  std::vector<bool> declared_;  // entities already described in this file
+  std::string out_;             // formatting buffer, reused
+  OutputFile file_;
+  bool header_written_ = false;
+};
+
+}  // namespace provio::store

@@ -1,0 +1,206 @@
+// Turtle statement writer (see turtle.h). Escaping scans for the next byte that needs work and
+// copies clean runs in bulk.
+#include "store/turtle.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <ctime>
+
+namespace provio::store {
+namespace {
+
+// Bytes that may not appear raw inside <…> (Turtle IRIREF).
+constexpr std::array<bool, 256> make_iri_bad() {
+  std::array<bool, 256> t{};
+  for (int c = 0; c <= 0x20; ++c) t[c] = true;
+  for (char c : {'<', '>', '"', '{', '}', '|', '^', '`', '\\'}) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}
+constexpr std::array<bool, 256> kIriBad = make_iri_bad();
+
+constexpr char kHex[] = "0123456789ABCDEF";
+
+// Length of the valid UTF-8 sequence at s[i], or 0 if the bytes there are not valid UTF-8.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  unsigned char c = b(0);
+  std::size_t n;
+  std::uint32_t min;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) n = 2, min = 0x80;
+  else if (c >= 0xE0 && c <= 0xEF) n = 3, min = 0x800;
+  else if (c >= 0xF0 && c <= 0xF4) n = 4, min = 0x10000;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  std::uint32_t cp = c & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+template <typename T>
+void append_number(std::string& out, T v) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+}  // namespace
+
+void append_escaped_string(std::string& out, std::string_view text) {
+  std::size_t run = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7F) {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      std::size_t n = utf8_length(text, i);
+      if (n) {
+        i += n;
+        continue;
+      }
+    }
+    out.append(text.data() + run, i - run);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c >= 0x80) {
+          out += "\\uFFFD";  // not UTF-8: the entity's IRI keeps the exact bytes
+        } else {
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        }
+    }
+    run = ++i;
+  }
+  out.append(text.data() + run, text.size() - run);
+}
+
+void append_datetime(std::string& out, std::uint64_t ns) {
+  std::time_t secs = static_cast<std::time_t>(ns / 1000000000u);
+  unsigned micros = static_cast<unsigned>((ns / 1000u) % 1000000u);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[40];
+  int n = std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06uZ", tm.tm_year + 1900,
+                        tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
+  out.append(buf, static_cast<std::size_t>(n));
+}
+
+void Turtle::sep() {
+  if (terms_++ > 0) out_ += ' ';
+}
+
+Turtle& Turtle::iri(std::string_view iri) {
+  sep();
+  if (iri.empty()) {
+    bad_ = true;
+    return *this;
+  }
+  out_ += '<';
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < iri.size(); ++i) {
+    auto c = static_cast<unsigned char>(iri[i]);
+    if (!kIriBad[c]) continue;
+    out_.append(iri.data() + run, i - run);
+    out_ += '%';
+    out_ += kHex[c >> 4];
+    out_ += kHex[c & 15];
+    run = i + 1;
+  }
+  out_.append(iri.data() + run, iri.size() - run);
+  out_ += '>';
+  return *this;
+}
+
+Turtle& Turtle::name(std::string_view prefixed) {
+  sep();
+  if (prefixed.empty()) bad_ = true;
+  out_ += prefixed;
+  return *this;
+}
+
+Turtle& Turtle::str(std::string_view text) {
+  sep();
+  out_ += '"';
+  append_escaped_string(out_, text);
+  out_ += '"';
+  return *this;
+}
+
+Turtle& Turtle::u64(std::uint64_t n) {
+  sep();
+  out_ += '"';
+  append_number(out_, n);
+  out_ += "\"^^xsd:unsignedLong";
+  return *this;
+}
+
+Turtle& Turtle::i64(std::int64_t n) {
+  sep();
+  out_ += '"';
+  append_number(out_, n);
+  out_ += "\"^^xsd:long";
+  return *this;
+}
+
+Turtle& Turtle::dbl(double v) {
+  sep();
+  out_ += '"';
+  if (std::isnan(v)) out_ += "NaN";
+  else if (std::isinf(v)) out_ += v > 0 ? "INF" : "-INF";
+  else append_number(out_, v);
+  out_ += "\"^^xsd:double";
+  return *this;
+}
+
+Turtle& Turtle::seconds(std::uint64_t ns) {
+  sep();
+  char buf[40];
+  int n = std::snprintf(buf, sizeof buf, "\"%llu.%09llu\"^^xsd:double",
+                        static_cast<unsigned long long>(ns / 1000000000u),
+                        static_cast<unsigned long long>(ns % 1000000000u));
+  out_.append(buf, static_cast<std::size_t>(n));
+  return *this;
+}
+
+Turtle& Turtle::time(std::uint64_t ns) {
+  sep();
+  out_ += '"';
+  append_datetime(out_, ns);
+  out_ += "\"^^xsd:dateTime";
+  return *this;
+}
+
+Turtle& Turtle::boolean(bool b) {
+  sep();
+  out_ += b ? "\"true\"^^xsd:boolean" : "\"false\"^^xsd:boolean";
+  return *this;
+}
+
+bool Turtle::end() {
+  bool ok = !bad_ && terms_ == 3;
+  if (ok) {
+    out_ += " .\n";
+  } else {
+    out_.resize(start_);
+  }
+  start_ = out_.size();
+  terms_ = 0;
+  bad_ = false;
+  return ok;
+}
+
+}  // namespace provio::store
