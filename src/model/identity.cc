@@ -44,25 +44,24 @@ std::string encoded(std::string_view s) {
   return out;
 }
 
-// When the process started (not when provio first looked): /proc/self/stat field 22, in clock
-// ticks after boot, plus the boot time from /proc/stat. Falls back to now.
+// When the process started (not when provio first looked): /proc/self/stat field 22 is the
+// start in clock ticks after boot; CLOCK_BOOTTIME says how long ago that was. Falls back to now.
 std::uint64_t process_start_ns() {
+  std::uint64_t now = clock::wall_ns();
   std::string stat = read_proc_file("/proc/self/stat");
-  std::string sys = read_proc_file("/proc/stat");
   std::size_t paren = stat.rfind(')');
-  std::size_t btime = sys.find("\nbtime ");
   long ticks_per_s = sysconf(_SC_CLK_TCK);
-  if (paren == std::string::npos || btime == std::string::npos || ticks_per_s <= 0) return clock::wall_ns();
-  // Fields after the command name start at field 3; starttime is field 22.
-  const char* p = stat.c_str() + paren + 2;
-  for (int field = 3; field < 22 && *p; ++field) {
+  if (paren == std::string::npos || ticks_per_s <= 0) return now;
+  const char* p = stat.c_str() + paren + 2;  // field 3
+  for (int field = 3; field < 22; ++field) {
     p = std::strchr(p, ' ');
-    if (!p) return clock::wall_ns();
+    if (!p) return now;
     ++p;
   }
-  std::uint64_t ticks = std::strtoull(p, nullptr, 10);
-  std::uint64_t boot_s = std::strtoull(sys.c_str() + btime + 7, nullptr, 10);
-  return boot_s * 1000000000ull + ticks * (1000000000ull / static_cast<std::uint64_t>(ticks_per_s));
+  std::uint64_t start_since_boot = std::strtoull(p, nullptr, 10) * (1000000000ull / static_cast<std::uint64_t>(ticks_per_s));
+  std::uint64_t since_boot = clock::read(CLOCK_BOOTTIME);
+  if (start_since_boot > since_boot) return now;
+  return now - (since_boot - start_since_boot);
 }
 
 void fill_iris(Identity& id) {
