@@ -181,6 +181,12 @@ void record(const model::Event& ev) {
   log->record(ev);
 }
 
+thread_local unsigned tls_hdf5_depth = 0;
+
+Hdf5Scope::Hdf5Scope() { ++tls_hdf5_depth; }
+Hdf5Scope::~Hdf5Scope() { --tls_hdf5_depth; }
+bool nested_in_hdf5() { return tls_hdf5_depth != 0; }
+
 bool enabled() { return level() != model::Level::kOff; }
 
 void flush_all() { flush_every_log(false); }

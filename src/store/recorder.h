@@ -26,6 +26,18 @@ bool enabled();
 // Flushes every thread's buffer (MPI_Finalize, checkpoints). Safe from any thread.
 void flush_all();
 
+// Marks the calling thread as running inside an HDF5 VOL callback (the connector holds one for
+// the duration of each callback). The preload shim asks nested_in_hdf5() so that the POSIX calls
+// HDF5 makes meanwhile are tagged kFlagNested and not counted twice (docs/format.md).
+class Hdf5Scope {
+ public:
+  Hdf5Scope();
+  ~Hdf5Scope();
+  Hdf5Scope(const Hdf5Scope&) = delete;
+  Hdf5Scope& operator=(const Hdf5Scope&) = delete;
+};
+bool nested_in_hdf5();
+
 // Statistics for tests and benchmarks.
 struct Stats {
   std::size_t threads = 0;        // logs alive
