@@ -106,6 +106,8 @@ Identity* read_identity() {
     }
   }
   id->start_ns = process_start_ns();
+  // Set by the preload shim's exec wrappers: an exec'd program's parent execution.
+  id->parent_exec_iri = getenv_str("PROVIO_PARENT_RUN");
   id->workflow = config().workflow;
   id->campaign = config().campaign;
   fill_iris(*id);

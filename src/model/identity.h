@@ -24,7 +24,9 @@ struct Identity {
   std::string workflow, campaign;
   // IRIs (see docs/format.md)
   std::string user_iri, host_iri, exec_iri, job_iri, rank_iri;
-  std::string parent_exec_iri;  // the program execution this one was forked or exec'd from
+  // The program execution this one was forked from (fork child) or exec'd from (PROVIO_PARENT_RUN,
+  // which the preload shim's exec wrappers set to the caller's exec_iri).
+  std::string parent_exec_iri;
 };
 
 const Identity& identity();

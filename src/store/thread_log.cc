@@ -175,7 +175,7 @@ void ThreadLog::write_header() {
   t.iri(x).name("provio:pid").u64(static_cast<std::uint64_t>(id.pid)).end();
   t.iri(x).name("provio:host").str(id.host).end();
   t.iri(x).name("provio:startTime").time(id.start_ns).end();
-  if (!id.parent_exec_iri.empty()) t.iri(x).name("provio:wasForkedFrom").iri(id.parent_exec_iri).end();
+  if (!id.parent_exec_iri.empty()) t.iri(x).name("provio:parentRun").iri(id.parent_exec_iri).end();
   if (!id.workflow.empty()) t.iri(x).name("provio:workflow").str(id.workflow).end();
   if (!id.campaign.empty()) t.iri(x).name("provio:campaign").str(id.campaign).end();
   if (!id.job_iri.empty()) {
