@@ -83,7 +83,7 @@ ThreadLog* attach_thread() {
     }
     std::size_t capacity = lvl == model::Level::kTrace ? cfg.trace_events : cfg.summary_slots;
     std::size_t per_item = lvl == model::Level::kTrace ? sizeof(model::Event) : sizeof(SummarySlot);
-    if (r.memory + capacity * per_item > cfg.memory_limit) {
+    if (r.memory + capacity * per_item + ThreadLog::kWriteChunk > cfg.memory_limit) {
       // Degrade, never stop: a small summary table (coarser records, more frequent flushes).
       model::warn_once("memory-limit",
                        "memory limit PROVIO_MEMORY=%zu reached with %zu threads: new threads get "

@@ -20,8 +20,6 @@ using model::EntityClass;
 using model::EntityId;
 using model::Op;
 
-constexpr std::size_t kWriteChunk = 256 << 10;  // write the formatting buffer out at this size
-
 std::atomic<bool> g_write_through{false};
 
 std::size_t round_up_pow2(std::size_t n) {
@@ -56,13 +54,13 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
     slot_mask_ = n - 1;
     slots_limit_ = n - n / 4;
   }
-  out_.reserve(kWriteChunk + (64 << 10));
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
 }
 
 std::size_t ThreadLog::memory_bytes() const {
+  // The formatting buffer is counted at its working size: it grows to that at the first flush.
   return (slot_mask_ ? (slot_mask_ + 1) * sizeof(SummarySlot) : 0) +
-         event_capacity_ * sizeof(model::Event) + out_.capacity();
+         event_capacity_ * sizeof(model::Event) + kWriteChunk;
 }
 
 void ThreadLog::record(const model::Event& ev) {

@@ -39,6 +39,8 @@ struct SummarySlot {
 class ThreadLog {
  public:
   enum State : std::uint8_t { kIdle, kBusy };
+  // The formatting buffer is written out whenever it reaches this size.
+  static constexpr std::size_t kWriteChunk = 64 << 10;
 
   // `capacity`: summary slots or trace events; `thread_index`: 0, 1, … in order of first record.
   ThreadLog(model::Level level, std::size_t capacity, unsigned thread_index, pid_t tid);

@@ -1,0 +1,103 @@
+// Configuration: environment over PROVIO_CONFIG file, PROV-IO's keys, bad values named once.
+#include "model/config.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace provio::model {
+namespace {
+
+struct Fixture {
+  std::map<std::string, std::string> env;
+  std::vector<std::string> warnings;
+  Config parse(std::string_view file = "") {
+    return parse_config(
+        file,
+        [this](const char* name) -> const char* {
+          auto it = env.find(name);
+          return it == env.end() ? nullptr : it->second.c_str();
+        },
+        [this](const std::string& w) { warnings.push_back(w); });
+  }
+};
+
+TEST(Config, Defaults) {
+  Fixture f;
+  Config c = f.parse();
+  EXPECT_EQ(c.level, Level::kSummary);
+  EXPECT_TRUE(c.dir.empty());
+  EXPECT_TRUE(c.tracks(EntityClass::kDataset));
+  EXPECT_TRUE(f.warnings.empty());
+}
+
+TEST(Config, EnvironmentValues) {
+  Fixture f;
+  f.env = {{"PROVIO_LEVEL", "trace"},          {"PROVIO_DIR", "/x/y"},
+           {"PROVIO_MEMORY", "64M"},           {"PROVIO_FLUSH_INTERVAL", "0.5"},
+           {"PROVIO_SUMMARY_SLOTS", "128"},    {"PROVIO_TRACE_EVENTS", "1k"},
+           {"PROVIO_WORKFLOW", "dassa"},       {"PROVIO_TRACK_ATTRIBUTE", "off"}};
+  Config c = f.parse();
+  EXPECT_EQ(c.level, Level::kTrace);
+  EXPECT_EQ(c.dir, "/x/y");
+  EXPECT_EQ(c.memory_limit, 64u << 20);
+  EXPECT_EQ(c.flush_interval_ns, 500'000'000u);
+  EXPECT_EQ(c.summary_slots, 128u);
+  EXPECT_EQ(c.trace_events, 1024u);
+  EXPECT_EQ(c.workflow, "dassa");
+  EXPECT_FALSE(c.tracks(EntityClass::kAttribute));
+  EXPECT_TRUE(f.warnings.empty());
+}
+
+TEST(Config, FileWithProvIoKeysAndEnvironmentOnTop) {
+  Fixture f;
+  f.env = {{"PROVIO_LEVEL", "summary"}};
+  Config c = f.parse(
+      "# PROV-IO style\n"
+      "PROV_LEVEL = trace\n"
+      "ENABLE_DATASET=0\n"
+      "enable_attr = false\n"
+      "PROVIO_CAMPAIGN=c1\r\n"
+      "\n"
+      "SOME_OTHER_TOOL_KEY=whatever\n");
+  EXPECT_EQ(c.level, Level::kSummary);  // the environment wins
+  EXPECT_FALSE(c.tracks(EntityClass::kDataset));
+  EXPECT_FALSE(c.tracks(EntityClass::kAttribute));
+  EXPECT_TRUE(c.tracks(EntityClass::kGroup));
+  EXPECT_EQ(c.campaign, "c1");
+  EXPECT_TRUE(f.warnings.empty());
+}
+
+TEST(Config, BadValuesAreNamedAndDefaultsKept) {
+  Fixture f;
+  f.env = {{"PROVIO_LEVEL", "verbose"},
+           {"PROVIO_MEMORY", "lots"},
+           {"PROVIO_FLUSH_INTERVAL", "-3"},
+           {"PROVIO_SUMMARY_SLOTS", "2"},
+           {"PROVIO_TRACK_DATASET", "maybe"}};
+  Config c = f.parse("ENABLE_FILE=yes\nthis line has no equals sign\n");
+  Config d;
+  EXPECT_EQ(c.level, d.level);
+  EXPECT_EQ(c.memory_limit, d.memory_limit);
+  EXPECT_EQ(c.flush_interval_ns, d.flush_interval_ns);
+  EXPECT_EQ(c.summary_slots, d.summary_slots);
+  EXPECT_TRUE(c.tracks(EntityClass::kDataset));
+  ASSERT_EQ(f.warnings.size(), 6u);
+  EXPECT_EQ(f.warnings[0], "PROVIO_CONFIG line 2: 'this line has no equals sign' is not key=value");
+  EXPECT_EQ(f.warnings[1], "PROVIO_LEVEL='verbose': expected off, summary or trace, using the default");
+  auto mentions = [&](const std::string& key) {
+    for (const auto& w : f.warnings) {
+      if (w.find(key) != std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(mentions("PROVIO_MEMORY='lots'"));
+  EXPECT_TRUE(mentions("PROVIO_FLUSH_INTERVAL='-3'"));
+  EXPECT_TRUE(mentions("PROVIO_SUMMARY_SLOTS='2'"));
+  EXPECT_TRUE(mentions("PROVIO_TRACK_DATASET='maybe'"));
+}
+
+}  // namespace
+}  // namespace provio::model

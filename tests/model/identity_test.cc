@@ -1,0 +1,50 @@
+// Job and rank from scheduler and launcher variables.
+#include "model/identity.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace provio::model {
+namespace {
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() { had_ ? setenv(name_, old_.c_str(), 1) : unsetenv(name_); }
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+TEST(Identity, SchedulerJobWinsOverLauncher) {
+  ScopedEnv a("PMIX_NAMESPACE", "prterun-vm-123@1");
+  EXPECT_EQ(job_id_from_env(), "mpi-prterun-vm-123@1");
+  ScopedEnv b("SLURM_JOB_ID", "4242");
+  EXPECT_EQ(job_id_from_env(), "slurm-4242");
+  EXPECT_EQ(default_output_dir().substr(default_output_dir().rfind('/') + 1), "slurm-4242");
+}
+
+TEST(Identity, RankFromLauncher) {
+  ScopedEnv a("PMI_RANK", "3");
+  EXPECT_EQ(rank_from_env(), 3);
+  ScopedEnv b("OMPI_COMM_WORLD_RANK", "7");
+  EXPECT_EQ(rank_from_env(), 7);
+}
+
+TEST(Identity, ProcessFacts) {
+  const Identity& id = identity();
+  EXPECT_EQ(id.pid, getpid());
+  EXPECT_FALSE(id.user.empty());
+  EXPECT_NE(id.executable.find("model_test"), std::string::npos);
+  EXPECT_EQ(id.exec_iri.rfind("urn:provio:run:", 0), 0u);
+  EXPECT_GT(id.start_ns, 0u);
+}
+
+}  // namespace
+}  // namespace provio::model
