@@ -1,0 +1,350 @@
+// Loading and navigating a provenance graph with Redland (see graph.h).
+// Storage is always `hashes`: `hash-type='memory'` for files and raw directories (Redland's
+// default memory store is quadratic), `hash-type='bdb'` for a prov-merge store.
+#include "graph.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace provio::query {
+
+const char* const kSparqlPrefixes =
+    "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+    "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
+    "PREFIX prov: <http://www.w3.org/ns/prov#>\n"
+    "PREFIX provio: <http://www.w3.org/ns/provio#>\n";
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const unsigned char* u(const char* s) { return reinterpret_cast<const unsigned char*>(s); }
+const unsigned char* u(const std::string& s) { return u(s.c_str()); }
+
+// Owning handles for the Redland objects created per call.
+struct NodeDel { void operator()(librdf_node* n) const { librdf_free_node(n); } };
+using NodePtr = std::unique_ptr<librdf_node, NodeDel>;
+struct UriDel { void operator()(librdf_uri* x) const { librdf_free_uri(x); } };
+using UriPtr = std::unique_ptr<librdf_uri, UriDel>;
+struct IterDel { void operator()(librdf_iterator* x) const { librdf_free_iterator(x); } };
+using IterPtr = std::unique_ptr<librdf_iterator, IterDel>;
+struct StreamDel { void operator()(librdf_stream* x) const { librdf_free_stream(x); } };
+using StreamPtr = std::unique_ptr<librdf_stream, StreamDel>;
+struct StmtDel { void operator()(librdf_statement* x) const { librdf_free_statement(x); } };
+using StmtPtr = std::unique_ptr<librdf_statement, StmtDel>;
+
+NodePtr iri_node(librdf_world* w, std::string_view iri) {
+  return NodePtr(librdf_new_node_from_uri_string(w, u(std::string(iri))));
+}
+
+bool is_store_dir(const fs::path& dir, std::string& name) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string f = e.path().filename().string();
+    const std::string suffix = "-sp2o.db";
+    if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      name = f.substr(0, f.size() - suffix.size());
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+int log_handler(void* data, librdf_log_message* msg) {
+  auto* g = static_cast<Graph*>(data);
+  if (librdf_log_message_level(msg) < LIBRDF_LOG_ERROR) return 1;  // warnings: ignore
+  if (!g->first_error_.empty()) return 1;
+  std::string where;
+  if (raptor_locator* loc = librdf_log_message_locator(msg)) {
+    if (loc->file) where = loc->file;
+    else if (loc->uri) where = reinterpret_cast<const char*>(raptor_uri_as_string(loc->uri));
+    if (loc->line >= 0) {
+      int line = loc->line - g->line_offset_;
+      where += (where.empty() ? "" : ":") + std::to_string(line > 0 ? line : loc->line);
+      if (loc->column >= 0) where += ":" + std::to_string(loc->column);
+    }
+  }
+  const char* m = librdf_log_message_message(msg);
+  g->first_error_ = (where.empty() ? "" : where + ": ") + (m ? m : "error");
+  return 1;
+}
+
+Graph::Graph() {
+  world_ = librdf_new_world();
+  librdf_world_open(world_);
+  librdf_world_set_logger(world_, this, log_handler);
+}
+
+Graph::~Graph() {
+  if (model_) librdf_free_model(model_);
+  if (storage_) librdf_free_storage(storage_);
+  if (world_) librdf_free_world(world_);
+}
+
+Status Graph::take_error(std::string_view what) {
+  std::string m = first_error_.empty() ? std::string(what) : std::string(what) + ": " + first_error_;
+  first_error_.clear();
+  return Status::error(m);
+}
+
+Status Graph::open_storage(const std::string& options, const char* name) {
+  storage_ = librdf_new_storage(world_, "hashes", name, options.c_str());
+  if (!storage_) return take_error(std::string("cannot open storage ") + name);
+  model_ = librdf_new_model(world_, storage_, nullptr);
+  if (!model_) return take_error("cannot create model");
+  return Status::success();
+}
+
+Status Graph::parse_file(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return Status::error(path + ": no such file");
+  bool nt = path.size() > 3 && path.compare(path.size() - 3, 3, ".nt") == 0;
+  librdf_parser* parser = librdf_new_parser(world_, nt ? "ntriples" : "turtle", nullptr, nullptr);
+  if (!parser) return take_error("cannot create parser");
+  UriPtr uri(librdf_new_uri_from_filename(world_, path.c_str()));
+  int rc = librdf_parser_parse_into_model(parser, uri.get(), uri.get(), model_);
+  librdf_free_parser(parser);
+  if (rc != 0 || !first_error_.empty()) {
+    if (first_error_.empty()) return Status::error(path + ": cannot parse");
+    std::string m = first_error_;
+    first_error_.clear();
+    // Raptor's locator names the file as a URI; keep the path the user gave.
+    std::string::size_type colon = m.find(".ttl:");
+    if (m.rfind("file://", 0) == 0 && colon != std::string::npos) m = path + m.substr(colon + 4);
+    return Status::error(m);
+  }
+  return Status::success();
+}
+
+Status Graph::load_raw_directory(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file() && it->path().extension() == ".ttl") files.push_back(it->path().string());
+  }
+  if (ec) return Status::error(dir + ": " + ec.message());
+  if (files.empty()) return Status::error(dir + ": no provenance files (*.ttl) in directory");
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    Status s = parse_file(f);
+    if (!s.ok) return s;
+  }
+  return Status::success();
+}
+
+// Folds each summary activity's parts into the activity (docs/format.md, "Merged graphs").
+Status Graph::fold_parts() {
+  struct Sum {
+    std::uint64_t count = 0, bytes = 0, ns = 0;
+    bool has_count = false, has_bytes = false, has_elapsed = false;
+    std::string start, end;
+    std::vector<std::string> parts;
+  };
+  std::map<std::string, Sum> sums;
+  NodePtr partial = iri_node(world_, provio("partial"));
+  {
+    StmtPtr pattern(librdf_new_statement_from_nodes(world_, nullptr, librdf_new_node_from_node(partial.get()), nullptr));
+    StreamPtr st(librdf_model_find_statements(model_, pattern.get()));
+    for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get())) {
+      librdf_statement* s = librdf_stream_get_object(st.get());
+      Cell a = to_cell(librdf_statement_get_subject(s));
+      Cell p = to_cell(librdf_statement_get_object(s));
+      if (a.kind == Cell::Kind::kIri && p.kind == Cell::Kind::kIri) sums[a.value].parts.push_back(p.value);
+    }
+  }
+  for (auto& [activity, sum] : sums) {
+    for (const auto& part : sum.parts) {
+      std::string v;
+      if (!(v = value(part, provio("count"))).empty()) sum.count += std::strtoull(v.c_str(), nullptr, 10), sum.has_count = true;
+      if (!(v = value(part, provio("bytes"))).empty()) sum.bytes += std::strtoull(v.c_str(), nullptr, 10), sum.has_bytes = true;
+      std::uint64_t ns = 0;
+      if (seconds_to_ns(value(part, provio("elapsed")), ns)) sum.ns += ns, sum.has_elapsed = true;
+      v = value(part, prov("startedAtTime"));
+      if (!v.empty() && (sum.start.empty() || v < sum.start)) sum.start = v;
+      v = value(part, prov("endedAtTime"));
+      if (!v.empty() && v > sum.end) sum.end = v;
+      // Drop the part node and the link to it.
+      NodePtr pn = iri_node(world_, part);
+      std::vector<StmtPtr> doomed;
+      StmtPtr pattern(librdf_new_statement_from_nodes(world_, librdf_new_node_from_node(pn.get()), nullptr, nullptr));
+      StreamPtr st(librdf_model_find_statements(model_, pattern.get()));
+      for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get()))
+        doomed.emplace_back(librdf_new_statement_from_statement(librdf_stream_get_object(st.get())));
+      st.reset();
+      doomed.emplace_back(librdf_new_statement_from_nodes(world_, iri_node(world_, activity).release(),
+                                                          librdf_new_node_from_node(partial.get()), pn.release()));
+      for (auto& d : doomed) librdf_model_remove_statement(model_, d.get());
+    }
+    auto add = [&](const std::string& p, const std::string& lexical, std::string_view type) {
+      UriPtr dt(librdf_new_uri(world_, u(std::string(kXsdNs).append(type))));
+      librdf_model_add(model_, iri_node(world_, activity).release(), iri_node(world_, p).release(),
+                       librdf_new_node_from_typed_literal(world_, u(lexical), nullptr, dt.get()));
+    };
+    if (sum.has_count) add(provio("count"), std::to_string(sum.count), "unsignedLong");
+    if (sum.has_bytes) add(provio("bytes"), std::to_string(sum.bytes), "unsignedLong");
+    if (sum.has_elapsed) {
+      add(provio("elapsed"), Cell::seconds(sum.ns).value, "double");
+    }
+    if (!sum.start.empty()) add(prov("startedAtTime"), sum.start, "dateTime");
+    if (!sum.end.empty()) add(prov("endedAtTime"), sum.end, "dateTime");
+  }
+  return Status::success();
+}
+
+Status Graph::load(const std::vector<std::string>& inputs) {
+  if (inputs.empty()) return Status::error("no input (give merged Turtle files, a provenance directory or a store)");
+  std::string store_name;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec) && is_store_dir(in, store_name)) {
+      if (inputs.size() != 1) return Status::error(in + ": a store must be the only input");
+      std::string opts = "hash-type='bdb',dir='" + in + "',write='no'";
+      return open_storage(opts, store_name.c_str());
+    }
+  }
+  Status s = open_storage("hash-type='memory'", "provio");
+  if (!s.ok) return s;
+  bool raw = false;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      s = load_raw_directory(in);
+      raw = true;
+    } else {
+      s = parse_file(in);
+    }
+    if (!s.ok) return s;
+  }
+  // Merged files carry no parts; folding is only needed (and only costs) for raw input.
+  if (raw) return fold_parts();
+  return Status::success();
+}
+
+Cell to_cell(librdf_node* node) {
+  if (!node) return Cell::unbound();
+  if (librdf_node_is_resource(node))
+    return Cell::iri(reinterpret_cast<const char*>(librdf_uri_as_string(librdf_node_get_uri(node))));
+  if (librdf_node_is_blank(node)) {
+    Cell c;
+    c.kind = Cell::Kind::kBlank;
+    c.value = reinterpret_cast<const char*>(librdf_node_get_blank_identifier(node));
+    return c;
+  }
+  Cell c;
+  c.kind = Cell::Kind::kLiteral;
+  size_t len = 0;
+  const unsigned char* v = librdf_node_get_literal_value_as_counted_string(node, &len);
+  c.value.assign(reinterpret_cast<const char*>(v), len);
+  if (librdf_uri* dt = librdf_node_get_literal_value_datatype_uri(node))
+    c.datatype = reinterpret_cast<const char*>(librdf_uri_as_string(dt));
+  if (const char* lang = librdf_node_get_literal_value_language(node)) c.lang = lang;
+  return c;
+}
+
+Status Graph::sparql(std::string_view text, Table& out) {
+  std::string q = kSparqlPrefixes;
+  line_offset_ = 5;
+  q.append(text);
+  librdf_query* query = librdf_new_query(world_, "sparql", nullptr, u(q), nullptr);
+  if (!query) {
+    line_offset_ = 0;
+    return take_error("malformed SPARQL");
+  }
+  librdf_query_results* r = librdf_model_query_execute(model_, query);
+  line_offset_ = 0;
+  if (!r) {
+    librdf_free_query(query);
+    return take_error("malformed SPARQL");
+  }
+  out = Table{};
+  if (librdf_query_results_is_boolean(r)) {
+    out.columns = {"boolean"};
+    int b = librdf_query_results_get_boolean(r);
+    out.rows.push_back({Cell{Cell::Kind::kLiteral, b > 0 ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
+  } else if (librdf_query_results_is_graph(r)) {
+    out.columns = {"subject", "predicate", "object"};
+    StreamPtr st(librdf_query_results_as_stream(r));
+    for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get())) {
+      librdf_statement* s = librdf_stream_get_object(st.get());
+      out.rows.push_back({to_cell(librdf_statement_get_subject(s)), to_cell(librdf_statement_get_predicate(s)),
+                          to_cell(librdf_statement_get_object(s))});
+    }
+  } else {
+    int n = librdf_query_results_get_bindings_count(r);
+    for (int i = 0; i < n; ++i) out.columns.emplace_back(librdf_query_results_get_binding_name(r, i));
+    while (!librdf_query_results_finished(r)) {
+      auto& row = out.rows.emplace_back();
+      for (int i = 0; i < n; ++i) {
+        NodePtr v(librdf_query_results_get_binding_value(r, i));
+        row.push_back(to_cell(v.get()));
+      }
+      librdf_query_results_next(r);
+    }
+  }
+  librdf_free_query_results(r);
+  librdf_free_query(query);
+  if (!first_error_.empty()) return take_error("SPARQL query failed");
+  return Status::success();
+}
+
+std::vector<Cell> Graph::objects(std::string_view s, std::string_view p) const {
+  std::vector<Cell> out;
+  NodePtr sn = iri_node(world_, s), pn = iri_node(world_, p);
+  IterPtr it(librdf_model_get_targets(model_, sn.get(), pn.get()));
+  for (; it && !librdf_iterator_end(it.get()); librdf_iterator_next(it.get()))
+    out.push_back(to_cell(static_cast<librdf_node*>(librdf_iterator_get_object(it.get()))));
+  return out;
+}
+
+std::vector<std::string> Graph::subjects(std::string_view p, std::string_view o) const {
+  std::vector<std::string> out;
+  NodePtr pn = iri_node(world_, p), on = iri_node(world_, o);
+  IterPtr it(librdf_model_get_sources(model_, pn.get(), on.get()));
+  for (; it && !librdf_iterator_end(it.get()); librdf_iterator_next(it.get())) {
+    Cell c = to_cell(static_cast<librdf_node*>(librdf_iterator_get_object(it.get())));
+    if (c.kind == Cell::Kind::kIri) out.push_back(std::move(c.value));
+  }
+  return out;
+}
+
+std::string Graph::value(std::string_view s, std::string_view p) const {
+  NodePtr sn = iri_node(world_, s), pn = iri_node(world_, p);
+  NodePtr t(librdf_model_get_target(model_, sn.get(), pn.get()));
+  return t ? to_cell(t.get()).value : std::string();
+}
+
+bool Graph::has(std::string_view s, std::string_view p, std::string_view o_iri) const {
+  StmtPtr st(librdf_new_statement_from_nodes(world_, iri_node(world_, s).release(), iri_node(world_, p).release(),
+                                             iri_node(world_, o_iri).release()));
+  // librdf_model_contains_statement's sign conventions differ between storages; a stream is
+  // unambiguous.
+  StreamPtr found(librdf_model_find_statements(model_, st.get()));
+  return found && !librdf_stream_end(found.get());
+}
+
+bool Graph::has_subject(std::string_view s) const {
+  NodePtr sn = iri_node(world_, s);
+  IterPtr it(librdf_model_get_arcs_out(model_, sn.get()));
+  return it && !librdf_iterator_end(it.get());
+}
+
+bool Graph::has_object(std::string_view o) const {
+  NodePtr on = iri_node(world_, o);
+  IterPtr it(librdf_model_get_arcs_in(model_, on.get()));
+  return it && !librdf_iterator_end(it.get());
+}
+
+std::size_t Graph::size() const {
+  int n = librdf_model_size(model_);
+  return n < 0 ? 0 : static_cast<std::size_t>(n);
+}
+
+}  // namespace provio::query

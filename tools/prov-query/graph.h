@@ -1,0 +1,88 @@
+// A provenance graph loaded for querying: merged Turtle / N-Triples files, a raw provenance
+// directory (per-thread files, summary parts folded on load), or a Redland store written by
+// prov-merge. Wraps Redland (hashes storage) and offers SPARQL plus direct index navigation.
+// Hard rule: nothing here throws or prints; every failure is a Status naming what and where.
+#pragma once
+
+#include <redland.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "table.h"
+
+namespace provio::query {
+
+struct [[nodiscard]] Status {
+  bool ok = true;
+  std::string message;  // "what: where: why", without the tool name
+  static Status success() { return {}; }
+  static Status error(std::string m) { return {false, std::move(m)}; }
+};
+
+// Well-known namespaces.
+inline constexpr std::string_view kProv = "http://www.w3.org/ns/prov#";
+inline constexpr std::string_view kProvio = "http://www.w3.org/ns/provio#";
+inline constexpr std::string_view kRdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+inline constexpr std::string_view kRdfs = "http://www.w3.org/2000/01/rdf-schema#";
+inline constexpr std::string_view kXsdNs = "http://www.w3.org/2001/XMLSchema#";
+
+// The PREFIX lines prepended to every SPARQL query.
+extern const char* const kSparqlPrefixes;
+
+inline std::string prov(std::string_view local) { return std::string(kProv).append(local); }
+inline std::string provio(std::string_view local) { return std::string(kProvio).append(local); }
+inline std::string rdf_type() { return std::string(kRdf) + "type"; }
+
+class Graph {
+ public:
+  Graph();
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  // Loads every input: a file (Turtle, or N-Triples when named *.nt), a directory of raw
+  // per-thread files (searched recursively for *.ttl; summary parts folded), or a prov-merge
+  // store directory (one holding <name>-sp2o.db; see docs/prov-query.md). A store must be the
+  // only input.
+  Status load(const std::vector<std::string>& inputs);
+
+  // Runs a SPARQL query (prefixes predeclared). SELECT → its bindings; ASK → one column
+  // "boolean"; CONSTRUCT/DESCRIBE → columns subject, predicate, object.
+  Status sparql(std::string_view text, Table& out);
+
+  // Navigation through the store's indexes. `objects` returns the objects of (s, p, *),
+  // `subjects` the subjects of (*, p, o) with o an IRI.
+  std::vector<Cell> objects(std::string_view s, std::string_view p) const;
+  std::vector<std::string> subjects(std::string_view p, std::string_view o) const;
+  // First object value of (s, p, *), or "" when none.
+  std::string value(std::string_view s, std::string_view p) const;
+  bool has(std::string_view s, std::string_view p, std::string_view o_iri) const;
+  bool has_subject(std::string_view s) const;
+  bool has_object(std::string_view o) const;
+
+  std::size_t size() const;
+  librdf_world* world() const { return world_; }
+  librdf_model* model() const { return model_; }
+
+ private:
+  Status open_storage(const std::string& options, const char* name);
+  Status parse_file(const std::string& path);
+  Status load_raw_directory(const std::string& dir);
+  Status fold_parts();
+  Status take_error(std::string_view what);
+
+  librdf_world* world_ = nullptr;
+  librdf_storage* storage_ = nullptr;
+  librdf_model* model_ = nullptr;
+  std::string first_error_;  // filled by the Redland logger
+  int line_offset_ = 0;      // lines of prepended prefixes, subtracted from query error lines
+  friend int log_handler(void*, librdf_log_message*);
+};
+
+// Converts a Redland node to a Cell (nullptr → unbound).
+Cell to_cell(librdf_node* node);
+
+}  // namespace provio::query

@@ -1,0 +1,509 @@
+// Built-in questions (see questions.h).
+#include "questions.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace provio::query {
+namespace {
+
+constexpr const char* kTextFields[] = {"activity", "op", "api", "entity", "file", "object",
+                                       "thread", "program", "rank", "start", "end"};
+constexpr const char* kNumericFields[] = {"count", "bytes", "elapsed"};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) {
+    if (!cur.empty()) out.push_back(cur);
+  }
+  return out;
+}
+
+double as_number(const Cell& c) { return c.bound() ? std::strtod(c.value.c_str(), nullptr) : 0; }
+
+bool numeric_cell(const Cell& c) {
+  return c.kind == Cell::Kind::kLiteral && !c.datatype.empty() &&
+         (c.datatype.find("integer") != std::string::npos || c.datatype.find("double") != std::string::npos ||
+          c.datatype.find("Long") != std::string::npos || c.datatype.find("long") != std::string::npos);
+}
+
+// Orders two cells: numbers numerically, everything else as text.
+int compare(const Cell& a, const Cell& b) {
+  if (numeric_cell(a) && numeric_cell(b)) {
+    double x = as_number(a), y = as_number(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a.value.compare(b.value) < 0 ? -1 : a.value == b.value ? 0 : 1;
+}
+
+std::string thread_label(View& v, const std::string& thread) {
+  if (thread.empty()) return "";
+  std::string p = v.program_of_thread(thread);
+  std::string idx = v.graph().value(thread, provio("threadIndex"));
+  return (p.empty() ? thread : v.program_label(p)) + " thread " + (idx.empty() ? basename_of(thread) : idx);
+}
+
+}  // namespace
+
+bool is_field(const std::string& name) {
+  for (const char* f : kTextFields)
+    if (name == f) return true;
+  return is_numeric_field(name);
+}
+
+bool is_numeric_field(const std::string& name) {
+  for (const char* f : kNumericFields)
+    if (name == f) return true;
+  return false;
+}
+
+Cell field(View& v, const ActivityRecord& r, const std::string& name) {
+  if (name == "activity") return Cell::iri(r.iri);
+  if (name == "op") return Cell::text(r.op);
+  if (name == "api") return Cell::text(r.api);
+  if (name == "entity") return r.entity.empty() ? Cell::unbound() : Cell::text(v.entity_label(r.entity, true));
+  if (name == "file") return r.file.empty() ? Cell::unbound() : Cell::text(v.entity_label(r.file, true));
+  if (name == "object")
+    return r.entity.empty() || r.entity == r.file ? Cell::unbound() : Cell::text(v.entity_label(r.entity, true));
+  if (name == "thread") return Cell::text(thread_label(v, r.thread));
+  if (name == "program") return r.program.empty() ? Cell::unbound() : Cell::text(v.program_label(r.program));
+  if (name == "rank") return r.rank.empty() ? Cell::unbound() : Cell::text(r.rank);
+  if (name == "start") return Cell::text(r.start);
+  if (name == "end") return Cell::text(r.end);
+  if (name == "count") return Cell::integer(r.count);
+  if (name == "bytes") return Cell::integer(r.bytes);
+  if (name == "elapsed") return Cell::seconds(r.elapsed_ns);
+  return Cell::unbound();
+}
+
+std::string parse_fields(const std::string& text, std::vector<std::string>& out) {
+  for (const auto& f : split(text, ',')) {
+    if (!is_field(f)) return "unknown field '" + f + "'";
+    out.push_back(f);
+  }
+  return "";
+}
+
+std::string parse_sort(const std::string& text, SelectSpec& spec) {
+  for (auto f : split(text, ',')) {
+    bool desc = f[0] == '-';
+    if (desc || f[0] == '+') f = f.substr(1);
+    spec.sort.emplace_back(f, desc);
+  }
+  return "";
+}
+
+std::string parse_aggs(const std::string& text, SelectSpec& spec) {
+  for (const auto& a : split(text, ',')) {
+    auto colon = a.find(':');
+    std::string fn = a.substr(0, colon), f = colon == std::string::npos ? "*" : a.substr(colon + 1);
+    if (fn != "sum" && fn != "count" && fn != "mean" && fn != "min" && fn != "max")
+      return "unknown aggregate '" + fn + "' (sum, count, mean, min, max)";
+    if (fn == "count" ? (f != "*" && !is_field(f)) : !is_numeric_field(f))
+      return "cannot aggregate " + fn + " over '" + f + "' (numeric fields: count, bytes, elapsed)";
+    spec.aggs.push_back({fn, f});
+  }
+  return "";
+}
+
+std::string parse_filter(const std::string& text, SelectSpec& spec) {
+  static const char* ops[] = {"=~", "!~", "!=", "<=", ">=", "=", "<", ">"};
+  std::size_t best = std::string::npos;
+  std::string op;
+  for (const char* o : ops) {
+    auto at = text.find(o);
+    if (at != std::string::npos && (at < best || (at == best && std::string(o).size() > op.size()))) {
+      best = at;
+      op = o;
+    }
+  }
+  if (best == std::string::npos || best == 0) return "malformed filter '" + text + "' (FIELD OP VALUE, OP one of = != =~ !~ < <= > >=)";
+  std::string f = text.substr(0, best);
+  if (!is_field(f)) return "unknown field '" + f + "' in filter '" + text + "'";
+  std::string value = text.substr(best + op.size());
+  if (op == "=~" || op == "!~") {
+    try {
+      std::regex re(value);
+    } catch (const std::regex_error& e) {
+      return "bad regular expression '" + value + "' in filter: " + e.what();
+    }
+  }
+  spec.filters.push_back({f, op, value});
+  return "";
+}
+
+std::string select(View& v, const std::vector<ActivityRecord>& records, const SelectSpec& spec, Table& out) {
+  out = Table{};
+  std::vector<std::regex> regexes;
+  for (const auto& f : spec.filters) regexes.emplace_back(f.op.find('~') != std::string::npos ? f.value : "");
+  auto keep = [&](const ActivityRecord& r) {
+    for (std::size_t i = 0; i < spec.filters.size(); ++i) {
+      const auto& f = spec.filters[i];
+      Cell c = field(v, r, f.field);
+      bool ok;
+      if (f.op == "=~") ok = std::regex_search(c.value, regexes[i]);
+      else if (f.op == "!~") ok = !std::regex_search(c.value, regexes[i]);
+      else {
+        Cell want = is_numeric_field(f.field) ? Cell::number(std::strtod(f.value.c_str(), nullptr)) : Cell::text(f.value);
+        int cmp = compare(c, want);
+        ok = f.op == "=" ? cmp == 0 : f.op == "!=" ? cmp != 0 : f.op == "<" ? cmp < 0 : f.op == "<=" ? cmp <= 0
+           : f.op == ">" ? cmp > 0 : cmp >= 0;
+      }
+      if (!ok) return false;
+    }
+    return true;
+  };
+  for (const auto& g : spec.group_by)
+    if (!is_field(g)) return "unknown field '" + g + "' in --group-by";
+  if (spec.aggs.empty() && spec.group_by.empty()) {
+    out.columns = spec.project.empty() ? std::vector<std::string>{"program", "thread", "op", "api", "entity", "count", "bytes", "elapsed"}
+                                       : spec.project;
+    for (const auto& r : records) {
+      if (!keep(r)) continue;
+      auto& row = out.rows.emplace_back();
+      for (const auto& c : out.columns) row.push_back(field(v, r, c));
+    }
+  } else {
+    out.columns = spec.group_by;
+    for (const auto& a : spec.aggs) out.columns.push_back(a.fn + "_" + (a.field == "*" ? "all" : a.field));
+    if (spec.aggs.empty()) out.columns.push_back("count_all");
+    struct Acc {
+      std::vector<Cell> key;
+      std::vector<double> sum, min, max;
+      std::vector<std::uint64_t> isum;
+      std::uint64_t n = 0;
+    };
+    std::map<std::string, Acc> groups;  // ordered by key text for stable output
+    std::size_t na = spec.aggs.size();
+    for (const auto& r : records) {
+      if (!keep(r)) continue;
+      std::vector<Cell> key;
+      std::string k;
+      for (const auto& g : spec.group_by) {
+        key.push_back(field(v, r, g));
+        k += key.back().value;
+        k += '\x1f';
+      }
+      Acc& acc = groups[k];
+      if (acc.n == 0) {
+        acc.key = std::move(key);
+        acc.sum.assign(na, 0);
+        acc.isum.assign(na, 0);
+        acc.min.assign(na, 0);
+        acc.max.assign(na, 0);
+      }
+      for (std::size_t i = 0; i < na; ++i) {
+        const auto& a = spec.aggs[i];
+        if (a.fn == "count") continue;
+        std::uint64_t ix = a.field == "elapsed" ? r.elapsed_ns : a.field == "bytes" ? r.bytes : r.count;
+        double x = a.field == "elapsed" ? static_cast<double>(ix) / 1e9 : static_cast<double>(ix);
+        acc.isum[i] += ix;
+        acc.sum[i] += x;
+        if (acc.n == 0 || x < acc.min[i]) acc.min[i] = x;
+        if (acc.n == 0 || x > acc.max[i]) acc.max[i] = x;
+      }
+      ++acc.n;
+    }
+    for (auto& [k, acc] : groups) {
+      auto row = acc.key;
+      for (std::size_t i = 0; i < na; ++i) {
+        const auto& a = spec.aggs[i];
+        bool integral = a.field == "bytes" || a.field == "count";
+        if (a.fn == "count") row.push_back(Cell::integer(acc.n));
+        else if (a.fn == "sum") row.push_back(integral ? Cell::integer(acc.isum[i]) : Cell::seconds(acc.isum[i]));
+        else if (a.fn == "mean") row.push_back(Cell::number(acc.sum[i] / static_cast<double>(acc.n)));
+        else if (a.fn == "min") row.push_back(integral ? Cell::integer(static_cast<std::uint64_t>(acc.min[i])) : Cell::number(acc.min[i]));
+        else row.push_back(integral ? Cell::integer(static_cast<std::uint64_t>(acc.max[i])) : Cell::number(acc.max[i]));
+      }
+      if (na == 0) row.push_back(Cell::integer(acc.n));
+      out.rows.push_back(std::move(row));
+    }
+  }
+  std::vector<std::pair<std::size_t, bool>> keys;
+  for (const auto& [col, desc] : spec.sort) {
+    auto it = std::find(out.columns.begin(), out.columns.end(), col);
+    if (it == out.columns.end()) return "cannot sort by '" + col + "': not an output column";
+    keys.emplace_back(static_cast<std::size_t>(it - out.columns.begin()), desc);
+  }
+  std::stable_sort(out.rows.begin(), out.rows.end(), [&](const std::vector<Cell>& a, const std::vector<Cell>& b) {
+    for (auto [i, desc] : keys) {
+      int c = compare(a[i], b[i]);
+      if (c != 0) return desc ? c > 0 : c < 0;
+    }
+    return false;
+  });
+  if (spec.limit >= 0 && out.rows.size() > static_cast<std::size_t>(spec.limit)) out.rows.resize(spec.limit);
+  return "";
+}
+
+std::string stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top, Table& out) {
+  if (by != "api" && by != "file" && by != "object" && by != "rank" && by != "thread" && by != "program")
+    return "unknown --by '" + by + "' (api, file, object, rank, thread, program)";
+  SelectSpec spec;
+  spec.group_by = {by == "object" ? "entity" : by};
+  std::string err = parse_aggs("sum:count,sum:bytes,sum:elapsed", spec);
+  if (!err.empty()) return err;
+  err = select(v, records, spec, out);
+  if (!err.empty()) return err;
+  out.columns = {by, "calls", "bytes", "elapsed", "mean_elapsed"};
+  for (auto& row : out.rows) {
+    double calls = as_number(row[1]);
+    std::uint64_t ns = 0;
+    if (!seconds_to_ns(row[3].value, ns)) ns = 0;
+    row.push_back(Cell::seconds(calls > 0 ? static_cast<std::uint64_t>(static_cast<double>(ns) / calls + 0.5) : 0));
+  }
+  std::stable_sort(out.rows.begin(), out.rows.end(), [](const auto& a, const auto& b) { return compare(a[3], b[3]) > 0; });
+  if (top >= 0 && out.rows.size() > static_cast<std::size_t>(top)) out.rows.resize(top);
+  return "";
+}
+
+Table lineage_table(View& v, const std::vector<LineageStep>& steps) {
+  Table t;
+  t.columns = {"level", "kind", "name", "relation", "via_name", "iri", "via"};
+  for (const auto& s : steps) {
+    auto label = [&](const std::string& iri, bool program) {
+      return program ? v.program_label(iri) : v.entity_label(iri, true);
+    };
+    // The via node is an entity when the step is a program, and vice versa (derivations link
+    // entities to entities).
+    bool via_program = !s.program && (s.relation == "used by" || s.relation == "generated by");
+    t.rows.push_back({Cell::integer(static_cast<std::uint64_t>(s.level)), Cell::text(s.program ? "program" : "entity"),
+                      Cell::text(label(s.iri, s.program)), Cell::text(s.relation), Cell::text(label(s.via, via_program)),
+                      Cell::iri(s.iri), Cell::iri(s.via)});
+  }
+  return t;
+}
+
+Table programs_table(View& v) {
+  Table t;
+  t.columns = {"program", "executable", "host", "pid", "rank", "job", "user", "start", "end", "threads", "iri"};
+  for (const auto& p : v.programs()) {
+    const ProgramInfo& info = v.program(p);
+    std::size_t threads = v.graph().subjects(prov("actedOnBehalfOf"), p).size();
+    t.rows.push_back({Cell::text(info.name), Cell::text(info.executable), Cell::text(info.host), Cell::text(info.pid),
+                      info.rank.empty() ? Cell::unbound() : Cell::text(info.rank), Cell::text(info.job),
+                      Cell::text(info.user), Cell::text(info.start), Cell::text(info.end),
+                      Cell::integer(threads), Cell::iri(p)});
+  }
+  return t;
+}
+
+Table files_table(View& v, const std::vector<ActivityRecord>& records) {
+  struct Sum {
+    std::uint64_t read = 0, written = 0, calls = 0;
+    std::uint64_t elapsed = 0;
+    std::set<std::string> programs;
+  };
+  std::map<std::string, Sum> files;
+  for (const char* cls : {"File", "Directory"})
+    for (const auto& f : v.graph().subjects(rdf_type(), provio(cls))) files[f];
+  for (const auto& r : records) {
+    if (r.file.empty()) continue;
+    Sum& s = files[r.file];
+    if (r.op == "Read") s.read += r.bytes;
+    if (r.op == "Write") s.written += r.bytes;
+    s.calls += r.count;
+    s.elapsed += r.elapsed_ns;
+    if (!r.program.empty()) s.programs.insert(r.program);
+  }
+  Table t;
+  t.columns = {"file", "bytes_read", "bytes_written", "calls", "elapsed", "programs", "iri"};
+  for (const auto& [f, s] : files) {
+    t.rows.push_back({Cell::text(v.entity_label(f, true)), Cell::integer(s.read), Cell::integer(s.written),
+                      Cell::integer(s.calls), Cell::seconds(s.elapsed), Cell::integer(s.programs.size()), Cell::iri(f)});
+  }
+  return t;
+}
+
+Table objects_table(View& v, const std::vector<ActivityRecord>& records, const std::string& file) {
+  struct Sum {
+    std::uint64_t read = 0, written = 0, calls = 0, elapsed = 0;
+  };
+  std::map<std::string, Sum> objects;
+  for (const auto& o : v.graph().subjects(provio("inFile"), file)) objects[o];
+  for (const auto& a : v.graph().subjects(provio("attributeOf"), file)) objects[a];
+  for (const auto& r : records) {
+    if (r.file != file || r.entity == file) continue;
+    Sum& s = objects[r.entity];
+    if (r.op == "Read") s.read += r.bytes;
+    if (r.op == "Write") s.written += r.bytes;
+    s.calls += r.count;
+    s.elapsed += r.elapsed_ns;
+  }
+  Table t;
+  t.columns = {"object", "class", "bytes_read", "bytes_written", "calls", "elapsed", "iri"};
+  for (const auto& [o, s] : objects) {
+    std::string cls;
+    for (const auto& c : v.graph().objects(o, rdf_type()))
+      if (c.value.rfind(std::string(kProvio), 0) == 0) cls = c.value.substr(kProvio.size());
+    std::string path = v.graph().value(o, provio("objectPath"));
+    if (path.empty()) path = v.entity_label(o, false);
+    t.rows.push_back({Cell::text(path), Cell::text(cls), Cell::integer(s.read), Cell::integer(s.written),
+                      Cell::integer(s.calls), Cell::seconds(s.elapsed), Cell::iri(o)});
+  }
+  return t;
+}
+
+namespace {
+
+// Key → value cells of a record's provio:parameter nodes.
+std::map<std::string, Cell> parameters(const Graph& g, const std::string& record) {
+  std::map<std::string, Cell> out;
+  for (const auto& p : g.objects(record, provio("parameter"))) {
+    if (p.kind != Cell::Kind::kIri) continue;
+    auto vals = g.objects(p.value, provio("value"));
+    out[g.value(p.value, provio("key"))] = vals.empty() ? Cell::unbound() : vals.front();
+  }
+  return out;
+}
+
+std::string join_params(const std::map<std::string, Cell>& params) {
+  std::string s;
+  for (const auto& [k, val] : params) s += (s.empty() ? "" : " ") + k + "=" + val.value;
+  return s;
+}
+
+std::string rdfs_label(const Graph& g, const std::string& iri) { return g.value(iri, std::string(kRdfs) + "label"); }
+
+}  // namespace
+
+Table configs_table(View& v) {
+  const Graph& g = v.graph();
+  Table t;
+  t.columns = {"config", "name", "program", "key", "value", "iri"};
+  auto configs = g.subjects(rdf_type(), provio("Configuration"));
+  std::sort(configs.begin(), configs.end());
+  for (const auto& c : configs) {
+    std::string prog = g.value(c, prov("wasAttributedTo"));
+    Cell pl = prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog));
+    auto params = parameters(g, c);
+    if (params.empty()) params[""] = Cell::unbound();
+    for (const auto& [k, val] : params)
+      t.rows.push_back({Cell::text(basename_of(c)), Cell::text(rdfs_label(g, c)), pl, Cell::text(k), val, Cell::iri(c)});
+  }
+  return t;
+}
+
+Table metrics_table(View& v) {
+  const Graph& g = v.graph();
+  Table t;
+  t.columns = {"metric", "value", "step", "stage", "task", "program", "iri"};
+  auto metrics = g.subjects(rdf_type(), provio("Metric"));
+  std::sort(metrics.begin(), metrics.end());
+  for (const auto& m : metrics) {
+    auto vals = g.objects(m, provio("value"));
+    std::string task = g.value(m, prov("wasGeneratedBy"));
+    std::string prog = task.empty() ? "" : v.program_of_activity(task);
+    std::string stage = g.value(m, provio("stage"));
+    t.rows.push_back({Cell::text(g.value(m, provio("metricName"))), vals.empty() ? Cell::unbound() : vals.front(),
+                      Cell::text(g.value(m, provio("step"))), Cell::text(stage.empty() ? "" : abbreviate(stage)),
+                      Cell::text(task.empty() ? "" : rdfs_label(g, task)),
+                      prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog)), Cell::iri(m)});
+  }
+  return t;
+}
+
+Table best_table(View& v, const std::string& metric, bool maximise, long k) {
+  const Graph& g = v.graph();
+  struct Run {
+    double value;
+    Cell cell;
+    std::string task, metric;
+  };
+  std::vector<Run> runs;
+  for (const auto& m : g.subjects(rdf_type(), provio("Metric"))) {
+    if (g.value(m, provio("metricName")) != metric) continue;
+    auto vals = g.objects(m, provio("value"));
+    if (vals.empty()) continue;
+    runs.push_back({std::strtod(vals.front().value.c_str(), nullptr), vals.front(), g.value(m, prov("wasGeneratedBy")), m});
+  }
+  std::stable_sort(runs.begin(), runs.end(), [&](const Run& a, const Run& b) {
+    if (a.value != b.value) return maximise ? a.value > b.value : a.value < b.value;
+    return a.metric < b.metric;
+  });
+  if (k >= 0 && runs.size() > static_cast<std::size_t>(k)) runs.resize(k);
+  Table t;
+  t.columns = {"rank", "value", "task", "program", "hyperparameters", "checkpoints", "metric"};
+  std::uint64_t n = 0;
+  for (const auto& r : runs) {
+    std::string prog = r.task.empty() ? "" : v.program_of_activity(r.task);
+    std::map<std::string, Cell> params;
+    std::set<std::string> configs;
+    if (!r.task.empty())
+      for (const auto& c : g.objects(r.task, prov("used")))
+        if (c.kind == Cell::Kind::kIri && g.has(c.value, rdf_type(), provio("Configuration"))) configs.insert(c.value);
+    if (configs.empty() && !prog.empty())
+      for (const auto& c : g.subjects(prov("wasAttributedTo"), prog))
+        if (g.has(c, rdf_type(), provio("Configuration"))) configs.insert(c);
+    for (const auto& c : configs)
+      for (auto& [key, val] : parameters(g, c)) params[key] = val;
+    std::set<std::string> files;
+    if (!r.task.empty())
+      for (const auto& m : g.subjects(prov("wasGeneratedBy"), r.task))
+        if (g.has(m, rdf_type(), provio("ModelReference")))
+          for (const auto& f : g.objects(m, provio("storedIn"))) files.insert(v.entity_label(f.value, true));
+    std::string ckpt;
+    for (const auto& f : files) ckpt += (ckpt.empty() ? "" : " ") + f;
+    t.rows.push_back({Cell::integer(++n), r.cell, Cell::text(r.task.empty() ? "" : rdfs_label(g, r.task)),
+                      prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog)), Cell::text(join_params(params)),
+                      Cell::text(ckpt), Cell::iri(r.metric)});
+  }
+  return t;
+}
+
+Table checkpoint_mismatch_table(View& v) {
+  const Graph& g = v.graph();
+  Table t;
+  t.columns = {"checkpoint", "written_with", "loaded_with", "loaded_by", "differences"};
+  for (const auto& m : g.subjects(rdf_type(), provio("ModelReference"))) {
+    std::string written = g.value(m, provio("trainedWith"));
+    if (written.empty()) continue;
+    auto wparams = parameters(g, written);
+    for (const auto& store : g.objects(m, provio("storedIn"))) {
+      // Who loaded it: activities that used the checkpoint file/object or the model record,
+      // except the task that generated it.
+      std::set<std::string> loaders;
+      for (const auto& a : g.subjects(prov("used"), store.value)) loaders.insert(a);
+      for (const auto& a : g.subjects(prov("used"), m)) loaders.insert(a);
+      for (const auto& c : g.objects(m, prov("wasGeneratedBy"))) loaders.erase(c.value);
+      for (const auto& a : loaders) {
+        std::set<std::string> configs;
+        for (const auto& c : g.objects(a, prov("used")))
+          if (c.kind == Cell::Kind::kIri && g.has(c.value, rdf_type(), provio("Configuration"))) configs.insert(c.value);
+        if (configs.empty()) {  // an I/O activity: the configurations of its program
+          std::string prog = v.program_of_activity(a);
+          if (!prog.empty())
+            for (const auto& c : g.subjects(prov("wasAttributedTo"), prog))
+              if (g.has(c, rdf_type(), provio("Configuration")) && c != written) configs.insert(c);
+        }
+        for (const auto& c : configs) {
+          if (c == written) continue;
+          auto lparams = parameters(g, c);
+          std::string diff;
+          std::set<std::string> keys;
+          for (const auto& [key, val] : wparams) keys.insert(key);
+          for (const auto& [key, val] : lparams) keys.insert(key);
+          for (const auto& key : keys) {
+            auto w = wparams.find(key), l = lparams.find(key);
+            std::string wv = w == wparams.end() ? "(unset)" : w->second.value;
+            std::string lv = l == lparams.end() ? "(unset)" : l->second.value;
+            if (wv != lv) diff += (diff.empty() ? "" : " ") + key + ":" + wv + "->" + lv;
+          }
+          if (diff.empty()) continue;
+          std::string prog = v.program_of_activity(a);
+          t.rows.push_back({Cell::text(v.entity_label(store.value, true)), Cell::iri(written), Cell::iri(c),
+                            Cell::text(prog.empty() ? a : v.program_label(prog)), Cell::text(diff)});
+        }
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace provio::query

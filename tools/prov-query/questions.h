@@ -1,0 +1,66 @@
+// The built-in questions of prov-query, each answering with a Table. Shared by prov-viz.
+// Hard rule: every question is computed from the graph alone (no clock, no environment), so
+// its answer can be checked against an independent SPARQL engine on the same graph.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lineage.h"
+#include "table.h"
+#include "view.h"
+
+namespace provio::query {
+
+// Lineage rows: level, kind, name, relation, via_name, iri, via.
+Table lineage_table(View& v, const std::vector<LineageStep>& steps);
+
+// A field of an activity record, as select/stats name it.
+// Text: activity op api entity file object thread program rank start end.
+// Numbers: count bytes elapsed.
+bool is_field(const std::string& name);
+bool is_numeric_field(const std::string& name);
+Cell field(View& v, const ActivityRecord& r, const std::string& name);
+
+struct SelectSpec {
+  std::vector<std::string> project;  // fields (no aggregation) — default when empty
+  struct Filter {
+    std::string field, op, value;  // op: = != =~ !~ < <= > >=
+  };
+  std::vector<Filter> filters;       // all must hold
+  struct Agg {
+    std::string fn, field;  // fn: sum count mean min max; field "*" for count
+  };
+  std::vector<Agg> aggs;
+  std::vector<std::string> group_by;
+  std::vector<std::pair<std::string, bool>> sort;  // column, descending
+  long limit = -1;
+};
+
+// Parses "-bytes,api" / "sum:bytes,count:*" / "file=~out.h5". Returns "" or an error message.
+std::string parse_sort(const std::string& text, SelectSpec& spec);
+std::string parse_aggs(const std::string& text, SelectSpec& spec);
+std::string parse_filter(const std::string& text, SelectSpec& spec);
+std::string parse_fields(const std::string& text, std::vector<std::string>& out);
+
+// Runs a select over the I/O activity records. Returns "" or an error message.
+std::string select(View& v, const std::vector<ActivityRecord>& records, const SelectSpec& spec, Table& out);
+
+// stats --by KEY: key, calls, bytes, elapsed, mean_elapsed (per call), sorted by elapsed desc.
+std::string stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top, Table& out);
+
+Table programs_table(View& v);
+Table files_table(View& v, const std::vector<ActivityRecord>& records);
+// Objects of one file, with bytes moved; `file` is an IRI.
+Table objects_table(View& v, const std::vector<ActivityRecord>& records, const std::string& file);
+
+// Workflow records (docs/workflow-api.md).
+Table configs_table(View& v);
+Table metrics_table(View& v);
+// Runs (tasks) ranked by a metric, with their hyperparameters and checkpoint files.
+Table best_table(View& v, const std::string& metric, bool maximise, long k);
+// Checkpoints (provio:ModelReference) loaded under a configuration different from the one they
+// were written with.
+Table checkpoint_mismatch_table(View& v);
+
+}  // namespace provio::query

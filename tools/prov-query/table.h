@@ -1,0 +1,50 @@
+// Result tables: what every prov-query question returns, and the four ways to print one.
+// Hard rule: every format is exact. CSV/TSV/JSON carry full IRIs and literal values; only the
+// aligned table (for people) abbreviates IRIs with the well-known prefixes.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace provio::query {
+
+// One value: an IRI, a literal (with optional datatype IRI or language), a blank node, or unbound.
+struct Cell {
+  enum class Kind : std::uint8_t { kUnbound, kIri, kLiteral, kBlank };
+  Kind kind = Kind::kUnbound;
+  std::string value;
+  std::string datatype;  // literals only; empty = plain
+  std::string lang;      // literals only
+
+  static Cell iri(std::string v) { return {Kind::kIri, std::move(v), {}, {}}; }
+  static Cell text(std::string v) { return {Kind::kLiteral, std::move(v), {}, {}}; }
+  static Cell integer(std::uint64_t v);
+  static Cell number(double v);  // xsd:double, shortest exact form
+  static Cell seconds(std::uint64_t ns);  // xsd:double written with 9 decimals (exact to the ns)
+  static Cell unbound() { return {}; }
+  bool bound() const { return kind != Kind::kUnbound; }
+};
+
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<std::vector<Cell>> rows;
+};
+
+enum class Format : std::uint8_t { kTable, kCsv, kTsv, kJson };
+
+// Parses "table", "csv", "tsv", "json"; false if unknown.
+[[nodiscard]] bool parse_format(std::string_view name, Format& out);
+
+// Prints `t` in `format`. Returns false if the stream failed.
+[[nodiscard]] bool write_table(std::ostream& out, const Table& t, Format format);
+
+// Exact nanoseconds of a seconds literal (up to 9 decimals, or any double); false if malformed.
+[[nodiscard]] bool seconds_to_ns(const std::string& text, std::uint64_t& ns);
+
+// "prov:used" for a well-known namespace, else the IRI unchanged.
+std::string abbreviate(std::string_view iri);
+
+}  // namespace provio::query

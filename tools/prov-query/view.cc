@@ -1,0 +1,218 @@
+// The cached model view (see view.h).
+#include "view.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <sys/stat.h>
+
+#include "model/iri.h"
+#include "model/vocabulary.h"
+
+namespace provio::query {
+
+std::string basename_of(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+const std::string& View::program_of_thread(const std::string& thread) {
+  auto it = program_of_thread_.find(thread);
+  if (it != program_of_thread_.end()) return it->second;
+  std::string found;
+  if (g_.has(thread, rdf_type(), provio("Program"))) {
+    found = thread;
+  } else {
+    for (const auto& c : g_.objects(thread, prov("actedOnBehalfOf"))) {
+      if (c.kind == Cell::Kind::kIri && g_.has(c.value, rdf_type(), provio("Program"))) {
+        found = c.value;
+        break;
+      }
+    }
+  }
+  return program_of_thread_.emplace(thread, found).first->second;
+}
+
+const std::string& View::program_of_activity(const std::string& activity) {
+  auto it = program_of_activity_.find(activity);
+  if (it != program_of_activity_.end()) return it->second;
+  std::string found;
+  for (const auto& c : g_.objects(activity, prov("wasAssociatedWith"))) {
+    if (c.kind != Cell::Kind::kIri) continue;
+    found = program_of_thread(c.value);
+    if (!found.empty()) break;
+  }
+  return program_of_activity_.emplace(activity, found).first->second;
+}
+
+const std::string& View::file_of(const std::string& entity) {
+  auto it = file_of_.find(entity);
+  if (it != file_of_.end()) return it->second;
+  std::string f = g_.value(entity, provio("inFile"));
+  if (f.empty()) {
+    std::string owner = g_.value(entity, provio("attributeOf"));
+    if (!owner.empty() && owner != entity) {
+      f = g_.value(owner, provio("inFile"));
+      if (f.empty()) f = owner;
+    }
+  }
+  if (f.empty()) f = entity;
+  return file_of_.emplace(entity, f).first->second;
+}
+
+std::vector<std::string> View::activities_of(const std::string& program) {
+  std::vector<std::string> out;
+  for (const auto& t : g_.subjects(prov("actedOnBehalfOf"), program)) {
+    if (program_of_thread(t) != program) continue;
+    for (auto& a : g_.subjects(prov("wasAssociatedWith"), t)) out.push_back(std::move(a));
+  }
+  for (auto& a : g_.subjects(prov("wasAssociatedWith"), program)) out.push_back(std::move(a));
+  return out;
+}
+
+const ProgramInfo& View::program(const std::string& iri) {
+  auto it = programs_.find(iri);
+  if (it != programs_.end()) return it->second;
+  ProgramInfo p;
+  p.iri = iri;
+  p.executable = g_.value(iri, provio("executable"));
+  p.command_line = g_.value(iri, provio("commandLine"));
+  p.host = g_.value(iri, provio("host"));
+  p.pid = g_.value(iri, provio("pid"));
+  p.rank = g_.value(iri, provio("rank"));
+  p.job = g_.value(iri, provio("job"));
+  p.workflow = g_.value(iri, provio("workflow"));
+  p.start = g_.value(iri, provio("startTime"));
+  p.end = g_.value(iri, provio("endTime"));
+  std::string user = g_.value(iri, prov("actedOnBehalfOf"));
+  p.user = user.empty() ? "" : g_.value(user, provio("userName"));
+  if (p.job.rfind("urn:provio:job:", 0) == 0) p.job = p.job.substr(15);
+  p.name = p.executable.empty() ? basename_of(iri) : basename_of(p.executable);
+  return programs_.emplace(iri, std::move(p)).first->second;
+}
+
+std::string View::program_label(const std::string& iri) {
+  const ProgramInfo& p = program(iri);
+  std::string s = p.name;
+  if (!p.pid.empty()) s += " (pid " + p.pid + (p.rank.empty() ? "" : ", rank " + p.rank) + ")";
+  return s;
+}
+
+std::string View::entity_label(const std::string& iri, bool full) {
+  std::string path = g_.value(iri, provio("path"));
+  if (!path.empty()) return full ? path : basename_of(path);
+  std::string obj = g_.value(iri, provio("objectPath"));
+  std::string file = g_.value(iri, provio("inFile"));
+  if (!obj.empty() && !file.empty()) return entity_label(file, full) + ":" + obj;
+  std::string owner = g_.value(iri, provio("attributeOf"));
+  std::string name = g_.value(iri, provio("name"));
+  if (!owner.empty() && !name.empty() && owner != iri) return entity_label(owner, full) + "@" + name;
+  std::string label = g_.value(iri, std::string(kRdfs) + "label");
+  if (!label.empty()) return label;
+  if (iri.rfind("file://", 0) == 0) {
+    std::string p = model::percent_decode(iri.substr(7));
+    return full ? p : basename_of(p);
+  }
+  return iri;
+}
+
+std::vector<std::string> View::programs() {
+  auto v = g_.subjects(rdf_type(), provio("Program"));
+  std::sort(v.begin(), v.end(), [&](const std::string& a, const std::string& b) {
+    const auto &pa = program(a), &pb = program(b);
+    return std::tie(pa.start, pa.iri) < std::tie(pb.start, pb.iri);
+  });
+  return v;
+}
+
+std::vector<ActivityRecord> View::activities() {
+  std::vector<ActivityRecord> out;
+  // provio: class → the entity → activity relation it is recorded with.
+  std::vector<std::pair<std::string, std::string>> relation_of;
+  for (int i = 0; i < static_cast<int>(model::Op::kCount_); ++i) {
+    auto t = model::terms(static_cast<model::Op>(i));
+    relation_of.emplace_back(provio(t.activity_class.substr(7)), provio(t.relation.substr(7)));
+  }
+  std::unordered_map<std::string, std::string> rank_of_program;
+  for (const auto& a : g_.subjects(rdf_type(), prov("Activity"))) {
+    ActivityRecord r;
+    r.iri = a;
+    r.api = g_.value(a, provio("api"));
+    if (r.api.empty()) continue;  // workflow tasks and other non-I/O activities
+    std::string relation;
+    for (const auto& c : g_.objects(a, rdf_type())) {
+      for (const auto& [cls, rel] : relation_of) {
+        if (c.value == cls) {
+          r.op = cls.substr(kProvio.size());
+          relation = rel;
+        }
+      }
+    }
+    if (!relation.empty()) {
+      auto subj = g_.subjects(relation, a);
+      if (!subj.empty()) r.entity = subj.front();
+    }
+    if (r.entity.empty()) {
+      auto gen = g_.subjects(prov("wasGeneratedBy"), a);
+      if (!gen.empty()) r.entity = gen.front();
+      else if (auto used = g_.objects(a, prov("used")); !used.empty()) r.entity = used.front().value;
+    }
+    if (!r.entity.empty()) r.file = file_of(r.entity);
+    r.thread = g_.value(a, prov("wasAssociatedWith"));
+    r.program = r.thread.empty() ? "" : program_of_thread(r.thread);
+    if (!r.program.empty()) r.rank = program(r.program).rank;
+    std::string v = g_.value(a, provio("count"));
+    r.count = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
+    v = g_.value(a, provio("bytes"));
+    r.bytes = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
+    v = g_.value(a, provio("elapsed"));
+    if (!seconds_to_ns(v, r.elapsed_ns)) r.elapsed_ns = 0;
+    r.start = g_.value(a, prov("startedAtTime"));
+    r.end = g_.value(a, prov("endedAtTime"));
+    out.push_back(std::move(r));
+  }
+  std::sort(out.begin(), out.end(), [](const ActivityRecord& x, const ActivityRecord& y) { return x.iri < y.iri; });
+  return out;
+}
+
+Status View::resolve(const std::string& arg, std::string& iri) {
+  auto present = [&](const std::string& i) { return g_.has_subject(i) || g_.has_object(i); };
+  bool looks_iri = arg.find("://") != std::string::npos || arg.rfind("urn:", 0) == 0;
+  if (looks_iri) {
+    iri = arg;
+    if (present(iri)) return Status::success();
+    return Status::error("unknown entity: " + arg + " is not in the graph");
+  }
+  std::string path = arg, object;
+  struct stat st;
+  auto split = arg.find(":/");
+  if (split != std::string::npos && ::stat(arg.c_str(), &st) != 0) {
+    path = arg.substr(0, split);
+    object = arg.substr(split + 1);
+  }
+  std::string file = model::file_iri(model::canonical_path(path));
+  iri = object.empty() ? file : model::object_iri(file, object);
+  if (present(iri)) return Status::success();
+  // Not under this name here: match by path suffix ("decimate.h5" run from another directory).
+  std::vector<std::string> matches;
+  std::string suffix = "/" + path;
+  for (const char* cls : {"File", "Directory"}) {
+    for (const auto& f : g_.subjects(rdf_type(), provio(cls))) {
+      std::string p = g_.value(f, provio("path"));
+      if (p == path || (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0))
+        matches.push_back(f);
+    }
+  }
+  std::sort(matches.begin(), matches.end());
+  matches.erase(std::unique(matches.begin(), matches.end()), matches.end());
+  if (matches.size() > 1)
+    return Status::error("ambiguous entity: " + arg + " matches " + std::to_string(matches.size()) +
+                         " files (e.g. " + matches[0] + ", " + matches[1] + "); give a longer path or an IRI");
+  if (matches.size() == 1) {
+    iri = object.empty() ? matches[0] : model::object_iri(matches[0], object);
+    if (present(iri)) return Status::success();
+  }
+  return Status::error("unknown entity: " + arg + " (" + iri + ") is not in the graph");
+}
+
+}  // namespace provio::query

@@ -1,0 +1,69 @@
+// A cached, read-only view of the provenance model over a Graph: who (program, thread, rank)
+// did each activity, which file each entity lives in, readable names, and the I/O activity
+// records every statistics question starts from.
+// Hard rule: the view never changes the graph; caches only memoise Graph lookups.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "graph.h"
+
+namespace provio::query {
+
+// One I/O activity (summary or trace), attributed to its primary entity (the subject of its
+// provio:wasXxxBy relation).
+struct ActivityRecord {
+  std::string iri;
+  std::string op;       // "Write" (the provio: class), "" if none
+  std::string api;      // "H5Dwrite"
+  std::string entity;   // primary entity IRI
+  std::string file;     // the file holding the entity (the entity itself for files)
+  std::string thread;   // thread agent IRI
+  std::string program;  // program execution IRI
+  std::string rank;     // MPI rank number, "" when unknown
+  std::uint64_t count = 0, bytes = 0;
+  std::uint64_t elapsed_ns = 0;  // exact: sums of seconds stay exact to the ns
+  std::string start, end;  // xsd:dateTime lexical forms
+};
+
+struct ProgramInfo {
+  std::string iri, executable, command_line, host, pid, rank, job, workflow, start, end, user;
+  std::string name;  // basename of the executable
+};
+
+class View {
+ public:
+  explicit View(const Graph& g) : g_(g) {}
+  const Graph& graph() const { return g_; }
+
+  // The program execution an activity was done for (via its thread agent), "" if unknown.
+  const std::string& program_of_activity(const std::string& activity);
+  const std::string& program_of_thread(const std::string& thread);
+  // The file an entity belongs to (itself for a file or directory).
+  const std::string& file_of(const std::string& entity);
+  // Activities done on behalf of a program.
+  std::vector<std::string> activities_of(const std::string& program);
+  const ProgramInfo& program(const std::string& iri);
+
+  // "WestSac.h5", "/data/WestSac.h5:/das/strain", "run.h5:/@units": short (basename) or full.
+  std::string entity_label(const std::string& iri, bool full = false);
+  std::string program_label(const std::string& iri);  // "decimate (pid 42)"
+
+  std::vector<std::string> programs();
+  std::vector<ActivityRecord> activities();
+
+  // Resolves a command-line ENTITY (IRI, path, file.h5:/object) to an IRI present in the graph.
+  Status resolve(const std::string& arg, std::string& iri);
+
+ private:
+  const Graph& g_;
+  std::unordered_map<std::string, std::string> program_of_thread_, program_of_activity_, file_of_;
+  std::unordered_map<std::string, ProgramInfo> programs_;
+};
+
+std::string basename_of(const std::string& path);
+
+}  // namespace provio::query
