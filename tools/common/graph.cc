@@ -1,0 +1,183 @@
+// Interned terms and triple sets (see graph.h). Both are open-addressing tables of 32-bit indexes
+// over flat arrays: 8–12 bytes of index per entry instead of a node allocation each.
+#include "common/graph.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+namespace provio::rdf {
+namespace {
+
+constexpr std::size_t kBlockSize = 1 << 20;
+constexpr std::string_view kRdfType = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+
+inline std::uint64_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+inline std::uint64_t hash_triple(TermId s, TermId p, TermId o) {
+  std::uint64_t k = (std::uint64_t{s} << 32 | p) * 0x9E3779B97F4A7C15ull;
+  k ^= std::uint64_t{o} * 0xC2B2AE3D27D4EB4Full;
+  k ^= k >> 31;
+  k *= 0xBF58476D1CE4E5B9ull;
+  k ^= k >> 29;
+  return k;
+}
+
+template <typename T>
+void put(std::string& out, T v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+template <typename T>
+bool get(std::string_view& in, T& v) {
+  if (in.size() < sizeof v) return false;
+  std::memcpy(&v, in.data(), sizeof v);
+  in.remove_prefix(sizeof v);
+  return true;
+}
+
+}  // namespace
+
+std::string_view Terms::store(std::string_view text) {
+  if (text.size() > block_left_) {
+    std::size_t n = std::max(kBlockSize, text.size());
+    blocks_.emplace_back(new char[n]);
+    block_pos_ = blocks_.back().get();
+    block_left_ = n;
+  }
+  if (!text.empty()) std::memcpy(block_pos_, text.data(), text.size());
+  std::string_view v(block_pos_, text.size());
+  block_pos_ += text.size();
+  block_left_ -= text.size();
+  return v;
+}
+
+void Terms::grow() {
+  std::size_t n = table_.empty() ? 1024 : table_.size() * 2;
+  std::vector<std::uint32_t> t(n, 0);
+  std::size_t mask = n - 1;
+  for (std::uint32_t id = 0; id < views_.size(); ++id) {
+    std::size_t i = hashes_[id] & mask;
+    while (t[i]) i = (i + 1) & mask;
+    t[i] = id + 1;
+  }
+  table_.swap(t);
+}
+
+TermId Terms::find(std::string_view text) const {
+  if (table_.empty()) return kNoTerm;
+  std::uint64_t h = hash_text(text);
+  std::size_t mask = table_.size() - 1;
+  for (std::size_t i = h & mask; table_[i]; i = (i + 1) & mask) {
+    std::uint32_t id = table_[i] - 1;
+    if (hashes_[id] == h && views_[id] == text) return id;
+  }
+  return kNoTerm;
+}
+
+TermId Terms::intern(std::string_view text) {
+  if ((views_.size() + 1) * 2 > table_.size()) grow();
+  std::uint64_t h = hash_text(text);
+  std::size_t mask = table_.size() - 1;
+  std::size_t i = h & mask;
+  for (; table_[i]; i = (i + 1) & mask) {
+    std::uint32_t id = table_[i] - 1;
+    if (hashes_[id] == h && views_[id] == text) return id;
+  }
+  auto id = static_cast<TermId>(views_.size());
+  views_.push_back(store(text));
+  hashes_.push_back(h);
+  table_[i] = id + 1;
+  return id;
+}
+
+void Graph::grow() {
+  std::size_t n = table_.empty() ? 1024 : table_.size() * 2;
+  std::vector<std::uint32_t> t(n, 0);
+  std::size_t mask = n - 1;
+  for (std::uint32_t k = 0; k < triples_.size(); ++k) {
+    const Triple& x = triples_[k];
+    std::size_t i = hash_triple(x.s, x.p, x.o) & mask;
+    while (t[i]) i = (i + 1) & mask;
+    t[i] = k + 1;
+  }
+  table_.swap(t);
+}
+
+bool Graph::add(TermId s, TermId p, TermId o) {
+  if ((triples_.size() + 1) * 2 > table_.size()) grow();
+  std::size_t mask = table_.size() - 1;
+  std::size_t i = hash_triple(s, p, o) & mask;
+  for (; table_[i]; i = (i + 1) & mask) {
+    const Triple& x = triples_[table_[i] - 1];
+    if (x.s == s && x.p == p && x.o == o) return false;
+  }
+  table_[i] = static_cast<std::uint32_t>(triples_.size() + 1);
+  triples_.push_back({s, p, o});
+  return true;
+}
+
+bool Graph::contains(const Triple& t) const {
+  if (table_.empty()) return false;
+  std::size_t mask = table_.size() - 1;
+  for (std::size_t i = hash_triple(t.s, t.p, t.o) & mask; table_[i]; i = (i + 1) & mask) {
+    if (triples_[table_[i] - 1] == t) return true;
+  }
+  return false;
+}
+
+void Graph::merge(const Graph& other) {
+  std::vector<TermId> map(other.terms.size());
+  for (TermId id = 0; id < other.terms.size(); ++id) map[id] = terms.intern(other.terms[id]);
+  for (const Triple& t : other.triples_) add(map[t.s], map[t.p], map[t.o]);
+}
+
+void Graph::serialize(std::string& out) const {
+  put<std::uint64_t>(out, terms.size());
+  for (TermId id = 0; id < terms.size(); ++id) {
+    put<std::uint32_t>(out, static_cast<std::uint32_t>(terms[id].size()));
+    out += terms[id];
+  }
+  put<std::uint64_t>(out, triples_.size());
+  out.append(reinterpret_cast<const char*>(triples_.data()), triples_.size() * sizeof(Triple));
+}
+
+bool Graph::merge_serialized(std::string_view in) {
+  std::uint64_t n = 0;
+  if (!get(in, n)) return false;
+  std::vector<TermId> map;
+  map.reserve(n);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    std::uint32_t len = 0;
+    if (!get(in, len) || in.size() < len) return false;
+    map.push_back(terms.intern(in.substr(0, len)));
+    in.remove_prefix(len);
+  }
+  if (!get(in, n) || in.size() != n * sizeof(Triple)) return false;
+  for (std::uint64_t k = 0; k < n; ++k) {
+    Triple t;
+    std::memcpy(&t, in.data() + k * sizeof(Triple), sizeof t);
+    if (t.s >= map.size() || t.p >= map.size() || t.o >= map.size()) return false;
+    add(map[t.s], map[t.p], map[t.o]);
+  }
+  return true;
+}
+
+std::vector<Triple> Graph::sorted() const {
+  // Rank the terms once, then sort triples by integer ranks.
+  std::vector<TermId> order(terms.size());
+  for (TermId id = 0; id < order.size(); ++id) order[id] = id;
+  std::sort(order.begin(), order.end(), [&](TermId a, TermId b) { return terms[a] < terms[b]; });
+  std::vector<std::uint32_t> rank(terms.size());
+  for (std::uint32_t r = 0; r < order.size(); ++r) rank[order[r]] = r + 1;
+  TermId type = terms.find(kRdfType);
+  if (type != kNoTerm) rank[type] = 0;  // rdf:type first among predicates
+  std::vector<Triple> out = triples_;
+  std::sort(out.begin(), out.end(), [&](const Triple& a, const Triple& b) {
+    if (a.s != b.s) return rank[a.s] < rank[b.s] || (rank[a.s] == rank[b.s] && a.s < b.s);
+    if (a.p != b.p) return rank[a.p] < rank[b.p];
+    return rank[a.o] < rank[b.o];
+  });
+  return out;
+}
+
+}  // namespace provio::rdf

@@ -1,0 +1,102 @@
+// An in-memory RDF graph for the tools: interned terms plus a set of triples of term ids.
+//
+// Hard rule: a term is stored in its one canonical N-Triples spelling (`<iri>`, `_:label`,
+// `"escaped text"`, `"…"^^<datatype>`, `"…"@lang`), so two spellings of the same term in the
+// inputs (a prefixed name and a full IRI, different escapes) become one id, and equality of
+// triples is equality of ids. Memory grows with unique terms and unique triples, never with the
+// size of the input.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace provio::rdf {
+
+using TermId = std::uint32_t;
+inline constexpr TermId kNoTerm = 0xFFFFFFFFu;
+
+struct Triple {
+  TermId s, p, o;
+  bool operator==(const Triple& t) const { return s == t.s && p == t.p && o == t.o; }
+};
+
+// Interned strings: ids 0, 1, … in order of first sight; views stay valid for the owner's life.
+class Terms {
+ public:
+  Terms() = default;
+  Terms(const Terms&) = delete;
+  Terms& operator=(const Terms&) = delete;
+  Terms(Terms&&) = default;
+  Terms& operator=(Terms&&) = default;
+
+  TermId intern(std::string_view text);
+  TermId find(std::string_view text) const;  // kNoTerm if absent
+  std::string_view operator[](TermId id) const { return views_[id]; }
+  std::size_t size() const { return views_.size(); }
+
+ private:
+  std::string_view store(std::string_view text);
+  void grow();
+
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_left_ = 0;
+  char* block_pos_ = nullptr;
+  std::vector<std::string_view> views_;
+  std::vector<std::uint64_t> hashes_;
+  std::vector<std::uint32_t> table_;  // id + 1, 0 = empty; open addressing, load <= 1/2
+};
+
+class Graph {
+ public:
+  Graph() = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  Graph(Graph&&) = default;
+  Graph& operator=(Graph&&) = default;
+
+  Terms terms;
+
+  // Adds a triple; true if it was not there yet.
+  bool add(TermId s, TermId p, TermId o);
+  bool add(std::string_view s, std::string_view p, std::string_view o) {
+    return add(terms.intern(s), terms.intern(p), terms.intern(o));
+  }
+  bool contains(const Triple& t) const;
+  const std::vector<Triple>& triples() const { return triples_; }
+  std::size_t size() const { return triples_.size(); }
+
+  // Keeps the triples for which `keep` is true (rebuilds the index).
+  template <typename Keep>
+  void filter(Keep keep) {
+    std::vector<Triple> old;
+    old.swap(triples_);
+    table_.clear();
+    for (const Triple& t : old) {
+      if (keep(t)) add(t.s, t.p, t.o);
+    }
+  }
+
+  // Adds every triple of `other` (the union).
+  void merge(const Graph& other);
+
+  // Compact binary form (for the MPI reduction): terms, then triples.
+  void serialize(std::string& out) const;
+  // Adds the triples of a serialize()d graph; false if `data` is malformed.
+  [[nodiscard]] bool merge_serialized(std::string_view data);
+
+  // Triples ordered by the text of subject, predicate (rdf:type first), object: the order the
+  // writers use, so output is deterministic whatever the input order.
+  std::vector<Triple> sorted() const;
+
+ private:
+  void grow();
+
+  std::vector<Triple> triples_;
+  std::vector<std::uint32_t> table_;  // index + 1, 0 = empty
+};
+
+}  // namespace provio::rdf

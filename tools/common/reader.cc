@@ -1,0 +1,634 @@
+// Reading inputs (see reader.h).
+//
+// The fast path reads provio's raw per-thread files: a fixed @prefix header, then one statement
+// per line. A line it does not understand (a Turtle form it does not handle, or damage) is handed
+// to raptor on its own, with the prefixes seen so far, so raptor stays the judge of what is valid
+// and the line number in its message is the file's. Other files go to raptor whole; raptor stops
+// at its first error and keeps what came before.
+#include "common/reader.h"
+
+#include <fcntl.h>
+#include <raptor2.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <thread>
+
+#include "model/vocabulary.h"
+#include "common/terms.h"
+
+namespace provio::rdf {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kChunk = 1 << 20;
+constexpr int kMaxMessagesPerFile = 10;
+
+struct FileReport {
+  std::vector<std::string> messages;
+  std::uint64_t triples = 0;
+  bool damaged = false;
+  int suppressed = 0;
+};
+
+// One file being read.
+struct FileContext {
+  const std::string* path;
+  Graph* graph;
+  FileReport report;
+  std::string blank_prefix;  // "_:b<n>x"
+  std::uint64_t line_override = 0;  // raptor parsing one line of a fast-path file
+  const char* error_suffix = "";
+
+  void message(std::uint64_t line, int column, std::string_view text) {
+    if (static_cast<int>(report.messages.size()) >= kMaxMessagesPerFile) {
+      ++report.suppressed;
+      return;
+    }
+    std::string m = *path;
+    if (line) {
+      m += ':' + std::to_string(line);
+      if (column > 0) m += ':' + std::to_string(column);
+    }
+    m += ": ";
+    m += text;
+    report.messages.push_back(std::move(m));
+  }
+};
+
+bool has_suffix(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string file_uri(const std::string& path) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(path, ec);
+  return "file://" + (ec ? path : abs.string());
+}
+
+// A raptor world for one thread, with a log handler that reports into the current file.
+class Raptor {
+ public:
+  Raptor() {
+    world_ = raptor_new_world();
+    raptor_world_open(world_);
+    raptor_world_set_log_handler(world_, this, &Raptor::log);
+  }
+  ~Raptor() { raptor_free_world(world_); }
+  Raptor(const Raptor&) = delete;
+  Raptor& operator=(const Raptor&) = delete;
+
+  // Parses the chunks `next` yields (false at the end) with raptor parser `syntax`.
+  // Returns false if raptor reported an error.
+  bool parse(const char* syntax, FileContext& ctx, const std::function<bool(std::string_view&)>& next) {
+    raptor_parser* parser = raptor_new_parser(world_, syntax);
+    if (!parser) {
+      ctx.message(0, 0, std::string("no raptor parser '") + syntax + "'");
+      ctx.report.damaged = true;
+      return false;
+    }
+    ctx_ = &ctx;
+    failed_ = false;
+    raptor_parser_set_statement_handler(parser, this, &Raptor::statement);
+    std::string base = file_uri(*ctx.path);
+    raptor_uri* uri = raptor_new_uri(world_, reinterpret_cast<const unsigned char*>(base.c_str()));
+    raptor_parser_parse_start(parser, uri);
+    std::string_view chunk;
+    bool more = true;
+    while (more && !failed_) {
+      more = next(chunk);
+      int rc = raptor_parser_parse_chunk(parser, reinterpret_cast<const unsigned char*>(chunk.data()),
+                                         chunk.size(), more ? 0 : 1);
+      if (rc) failed_ = true;
+    }
+    raptor_free_uri(uri);
+    raptor_free_parser(parser);
+    ctx_ = nullptr;
+    return !failed_;
+  }
+
+ private:
+  static void log(void* data, raptor_log_message* m) {
+    auto* self = static_cast<Raptor*>(data);
+    FileContext* ctx = self->ctx_;
+    if (!ctx) return;
+    bool error = m->level >= RAPTOR_LOG_LEVEL_ERROR;
+    std::uint64_t line = 0;
+    int column = 0;
+    if (m->locator) {
+      line = m->locator->line > 0 ? static_cast<std::uint64_t>(m->locator->line) : 0;
+      column = m->locator->column;
+    }
+    if (ctx->line_override) line = ctx->line_override;
+    std::string text = m->text ? m->text : "unknown raptor error";
+    if (error) {
+      if (self->failed_) return;  // raptor's follow-up messages about the same failure
+      self->failed_ = true;
+      ctx->report.damaged = true;
+      text += ctx->error_suffix;
+    }
+    ctx->message(line, column, text);
+  }
+
+  static void term_text(FileContext& ctx, raptor_term* t, std::string& out) {
+    out.clear();
+    switch (t->type) {
+      case RAPTOR_TERM_TYPE_URI: {
+        std::size_t n = 0;
+        const unsigned char* s = raptor_uri_as_counted_string(t->value.uri, &n);
+        append_iri(out, std::string_view(reinterpret_cast<const char*>(s), n));
+        break;
+      }
+      case RAPTOR_TERM_TYPE_LITERAL: {
+        const raptor_term_literal_value& l = t->value.literal;
+        std::string_view dt, lang;
+        std::size_t n = 0;
+        if (l.datatype) dt = reinterpret_cast<const char*>(raptor_uri_as_counted_string(l.datatype, &n));
+        if (l.language) lang = std::string_view(reinterpret_cast<const char*>(l.language), l.language_len);
+        append_literal(out, std::string_view(reinterpret_cast<const char*>(l.string), l.string_len), dt, lang);
+        break;
+      }
+      case RAPTOR_TERM_TYPE_BLANK:
+        out = ctx.blank_prefix;
+        out.append(reinterpret_cast<const char*>(t->value.blank.string), t->value.blank.string_len);
+        break;
+      default:
+        break;
+    }
+  }
+
+  static void statement(void* data, raptor_statement* st) {
+    auto* self = static_cast<Raptor*>(data);
+    FileContext& ctx = *self->ctx_;
+    term_text(ctx, st->subject, self->s_);
+    term_text(ctx, st->predicate, self->p_);
+    term_text(ctx, st->object, self->o_);
+    if (self->s_.empty() || self->p_.empty() || self->o_.empty()) return;
+    ctx.graph->add(self->s_, self->p_, self->o_);
+    ++ctx.report.triples;
+  }
+
+  raptor_world* world_;
+  FileContext* ctx_ = nullptr;
+  bool failed_ = false;
+  std::string s_, p_, o_;
+};
+
+// Reads a file in chunks; remembers errors.
+class ChunkReader {
+ public:
+  explicit ChunkReader(const std::string& path) { fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); }
+  ~ChunkReader() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  ChunkReader(const ChunkReader&) = delete;
+  ChunkReader& operator=(const ChunkReader&) = delete;
+  int open_error() const { return fd_ < 0 ? errno_ : 0; }
+  bool is_directory() const {
+    struct stat st;
+    return fd_ >= 0 && fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode);
+  }
+  // Appends up to kChunk bytes to `buf`; 0 at the end, -1 on error (errno in error()).
+  long read_into(std::string& buf) {
+    std::size_t old = buf.size();
+    buf.resize(old + kChunk);
+    ssize_t n;
+    do {
+      n = ::read(fd_, buf.data() + old, kChunk);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+      errno_ = errno;
+      buf.resize(old);
+      return -1;
+    }
+    buf.resize(old + static_cast<std::size_t>(n));
+    return n;
+  }
+  int error() const { return errno_; }
+
+ private:
+  int fd_ = -1;
+  int errno_ = errno;
+};
+
+// The fast path: one statement per line.
+class LineParser {
+ public:
+  LineParser(FileContext& ctx, Raptor& raptor) : ctx_(ctx), raptor_(raptor) {}
+
+  void line(std::string_view text, std::uint64_t number, bool terminated) {
+    const char* p = text.data();
+    const char* e = p + text.size();
+    skip_space(p, e);
+    if (p == e || *p == '#') return;
+    if (*p == '@') {
+      if (prefix(p, e)) return;
+    } else if (term(p, e, s_, 0) && term(p, e, p_, 1) && term(p, e, o_, 2) && end(p, e)) {
+      ctx_.graph->add(s_, p_, o_);
+      ++ctx_.report.triples;
+      return;
+    }
+    if (!terminated) {
+      ctx_.report.damaged = true;
+      ctx_.message(number, 0, "truncated statement dropped (file ends mid-line)");
+      return;
+    }
+    slow_line(text, number);
+  }
+
+ private:
+  static void skip_space(const char*& p, const char* e) {
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+  }
+
+  // The line through raptor, with the prefixes declared so far.
+  void slow_line(std::string_view text, std::uint64_t number) {
+    std::string doc = header_;
+    doc += text;
+    doc += '\n';
+    ctx_.line_override = number;
+    ctx_.error_suffix = "; line dropped";
+    bool given = false;
+    raptor_.parse("turtle", ctx_, [&](std::string_view& chunk) {
+      chunk = given ? std::string_view() : std::string_view(doc);
+      bool more = !given;
+      given = true;
+      return more;
+    });
+    ctx_.line_override = 0;
+    ctx_.error_suffix = "";
+  }
+
+  // "@prefix name: <iri> ."
+  bool prefix(const char*& p, const char* e) {
+    std::string_view rest(p, static_cast<std::size_t>(e - p));
+    if (rest.substr(0, 8) != "@prefix ") return false;
+    p += 8;
+    skip_space(p, e);
+    const char* name = p;
+    while (p < e && *p != ':' && *p != ' ') ++p;
+    if (p == e || *p != ':') return false;
+    std::string key(name, static_cast<std::size_t>(p - name));
+    ++p;
+    skip_space(p, e);
+    std::string iri;
+    if (!iriref(p, e, iri) || !end(p, e)) return false;
+    std::string ns(iri.substr(1, iri.size() - 2));
+    auto it = std::find_if(prefixes_.begin(), prefixes_.end(), [&](auto& kv) { return kv.first == key; });
+    if (it != prefixes_.end()) it->second = ns;
+    else prefixes_.emplace_back(key, ns);
+    header_.append(rest.data(), rest.size());
+    header_ += '\n';
+    return true;
+  }
+
+  bool end(const char*& p, const char* e) {
+    skip_space(p, e);
+    if (p == e || *p != '.') return false;
+    ++p;
+    skip_space(p, e);
+    return p == e || *p == '#';
+  }
+
+  // <iri> with nothing that needs unescaping or resolving.
+  static bool iriref(const char*& p, const char* e, std::string& out) {
+    const char* q = p + 1;
+    bool colon = false;
+    for (; q < e && *q != '>'; ++q) {
+      auto c = static_cast<unsigned char>(*q);
+      if (c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`' ||
+          c == '\\') {
+        return false;
+      }
+      colon |= c == ':';
+    }
+    if (q == e || !colon) return false;  // relative IRIs need raptor's resolution
+    out.assign(p, static_cast<std::size_t>(q + 1 - p));
+    p = q + 1;
+    return true;
+  }
+
+  static bool name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  }
+
+  bool pname(const char*& p, const char* e, std::string& out) {
+    const char* q = p;
+    while (q < e && *q != ':' && name_char(*q)) ++q;
+    if (q == e || *q != ':') return false;
+    std::string_view key(p, static_cast<std::size_t>(q - p));
+    const char* local = ++q;
+    while (q < e && (name_char(*q) || *q == '.')) ++q;
+    if (q > local && q[-1] == '.') --q;  // the statement's '.'
+    auto it = std::find_if(prefixes_.begin(), prefixes_.end(), [&](auto& kv) { return kv.first == key; });
+    if (it == prefixes_.end()) return false;
+    out = '<';
+    out += it->second;
+    out.append(local, static_cast<std::size_t>(q - local));
+    out += '>';
+    p = q;
+    return true;
+  }
+
+  static bool unescape(std::string_view body, std::string& raw) {
+    raw.clear();
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      char c = body[i];
+      if (c != '\\') {
+        raw += c;
+        continue;
+      }
+      if (++i >= body.size()) return false;
+      switch (body[i]) {
+        case 't': raw += '\t'; break;
+        case 'b': raw += '\b'; break;
+        case 'n': raw += '\n'; break;
+        case 'r': raw += '\r'; break;
+        case 'f': raw += '\f'; break;
+        case '"': raw += '"'; break;
+        case '\'': raw += '\''; break;
+        case '\\': raw += '\\'; break;
+        case 'u':
+        case 'U': {
+          std::size_t n = body[i] == 'u' ? 4 : 8;
+          if (i + n >= body.size()) return false;
+          std::uint32_t cp = 0;
+          for (std::size_t k = 1; k <= n; ++k) {
+            char h = body[i + k];
+            int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+            if (v < 0) return false;
+            cp = cp << 4 | static_cast<std::uint32_t>(v);
+          }
+          if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+          if (cp < 0x80) raw += static_cast<char>(cp);
+          else if (cp < 0x800) raw += {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
+          else if (cp < 0x10000) raw += {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
+          else raw += {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
+          i += n;
+          break;
+        }
+        default: return false;
+      }
+    }
+    return true;
+  }
+
+  bool literal(const char*& p, const char* e, std::string& out) {
+    if (e - p >= 3 && p[1] == '"' && p[2] == '"') return false;  // long string: raptor
+    const char* q = p + 1;
+    bool simple = true;
+    while (q < e && *q != '"') {
+      auto c = static_cast<unsigned char>(*q);
+      if (c == '\\') {
+        simple = false;
+        q += 2;
+        continue;
+      }
+      if (c < 0x20 || c >= 0x7F) simple = false;
+      ++q;
+    }
+    if (q >= e) return false;
+    std::string_view body(p + 1, static_cast<std::size_t>(q - p - 1));
+    p = q + 1;
+    out = '"';
+    if (simple) {
+      out += body;
+    } else {
+      if (!unescape(body, raw_) || !valid_utf8(raw_)) return false;
+      append_escaped(out, raw_);
+    }
+    out += '"';
+    if (p < e && *p == '^') {
+      if (p + 1 >= e || p[1] != '^') return false;
+      p += 2;
+      if (p < e && *p == '<' ? !iriref(p, e, dt_) : !pname(p, e, dt_)) return false;
+      if (dt_ != "<http://www.w3.org/2001/XMLSchema#string>") {
+        out += "^^";
+        out += dt_;
+      }
+    } else if (p < e && *p == '@') {
+      const char* lang = ++p;
+      while (p < e && (name_char(*p))) ++p;
+      if (p == lang) return false;
+      out += '@';
+      for (const char* c = lang; c < p; ++c) out += (*c >= 'A' && *c <= 'Z') ? static_cast<char>(*c - 'A' + 'a') : *c;
+    }
+    return true;
+  }
+
+  // One term at position `pos` (0 subject, 1 predicate, 2 object), then the space after it.
+  bool term(const char*& p, const char* e, std::string& out, int pos) {
+    skip_space(p, e);
+    if (p == e) return false;
+    bool ok;
+    if (*p == '<') {
+      ok = iriref(p, e, out);
+    } else if (*p == '"') {
+      ok = pos == 2 && literal(p, e, out);
+    } else if (*p == '_' && p + 1 < e && p[1] == ':') {
+      if (pos == 1) return false;
+      const char* label = p += 2;
+      while (p < e && name_char(*p)) ++p;
+      ok = p > label;
+      out = ctx_.blank_prefix;
+      out.append(label, static_cast<std::size_t>(p - label));
+    } else if (pos == 1 && *p == 'a' && p + 1 < e && (p[1] == ' ' || p[1] == '\t')) {
+      out = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+      ++p;
+      ok = true;
+    } else {
+      ok = pname(p, e, out);
+    }
+    if (!ok) return false;
+    // a term ends at a space, or (last term) at the '.'
+    return p < e && (*p == ' ' || *p == '\t' || (pos == 2 && *p == '.'));
+  }
+
+  FileContext& ctx_;
+  Raptor& raptor_;
+  std::vector<std::pair<std::string, std::string>> prefixes_;
+  std::string header_;
+  std::string s_, p_, o_, dt_, raw_;
+};
+
+const char* raptor_syntax_for(const std::string& path) {
+  if (has_suffix(path, ".nt")) return "ntriples";
+  if (has_suffix(path, ".nq")) return "nquads";
+  if (has_suffix(path, ".rdf") || has_suffix(path, ".owl") || has_suffix(path, ".xml")) return "rdfxml";
+  if (has_suffix(path, ".json")) return "json";
+  return "turtle";
+}
+
+void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Raptor& raptor, FileReport& report,
+              bool force_raptor) {
+  FileContext ctx{&path, &graph, {}, "_:b" + std::to_string(blank_id) + "x"};
+  ChunkReader in(path);
+  if (int err = in.open_error()) {
+    ctx.report.damaged = true;
+    ctx.message(0, 0, std::string("cannot open: ") + std::strerror(err));
+    report = std::move(ctx.report);
+    return;
+  }
+  if (in.is_directory()) {
+    ctx.report.damaged = true;
+    ctx.message(0, 0, "is a directory");
+    report = std::move(ctx.report);
+    return;
+  }
+  std::string buf;
+  auto read_error = [&](std::uint64_t line) {
+    ctx.report.damaged = true;
+    ctx.message(line, 0, std::string("read error: ") + std::strerror(in.error()) + "; rest of file dropped");
+  };
+  long n = in.read_into(buf);
+  if (n < 0) {
+    read_error(0);
+  } else if (n == 0) {
+    ctx.report.damaged = true;
+    ctx.message(0, 0, "empty file");
+  } else if (!force_raptor && parser_for(path, buf) == "fast") {
+    LineParser lines(ctx, raptor);
+    std::uint64_t number = 0;
+    std::size_t pos = 0;
+    while (true) {
+      std::size_t nl;
+      while ((nl = buf.find('\n', pos)) != std::string::npos) {
+        lines.line(std::string_view(buf).substr(pos, nl - pos), ++number, true);
+        pos = nl + 1;
+      }
+      buf.erase(0, pos);
+      pos = 0;
+      n = in.read_into(buf);
+      if (n < 0) {
+        read_error(number + 1);
+        break;
+      }
+      if (n == 0) {
+        if (!buf.empty()) lines.line(buf, ++number, false);
+        break;
+      }
+    }
+  } else {
+    const std::string syntax = force_raptor ? raptor_syntax_for(path) : parser_for(path, buf);
+    ctx.error_suffix = "; rest of file dropped";
+    bool first = true;
+    raptor.parse(syntax.c_str(), ctx, [&](std::string_view& chunk) {
+      if (!first) {
+        buf.clear();
+        long r = in.read_into(buf);
+        if (r < 0) read_error(0);
+        if (r <= 0) {
+          chunk = std::string_view();
+          return false;
+        }
+      }
+      first = false;
+      chunk = buf;
+      return true;
+    });
+  }
+  if (ctx.report.suppressed) {
+    std::string m = path + ": " + std::to_string(ctx.report.suppressed) + " more problems not shown";
+    ctx.report.messages.push_back(std::move(m));
+  }
+  report = std::move(ctx.report);
+}
+
+}  // namespace
+
+std::string parser_for(const std::string& path, const std::string& first_bytes) {
+  if (has_suffix(path, ".nt")) return "fast";
+  std::string_view head(first_bytes);
+  if (head.substr(0, model::kTurtlePrefixes.size()) == model::kTurtlePrefixes) return "fast";
+  return raptor_syntax_for(path);
+}
+
+std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result) {
+  std::vector<std::string> files;
+  for (const std::string& arg : args) {
+    std::error_code ec;
+    fs::file_status st = fs::status(arg, ec);
+    if (fs::is_directory(st)) {
+      std::vector<std::string> found;
+      fs::recursive_directory_iterator it(arg, fs::directory_options::skip_permission_denied, ec), end;
+      for (; !ec && it != end; it.increment(ec)) {
+        const fs::path& p = it->path();
+        std::string name = p.filename().string();
+        std::error_code ec2;
+        if (it->is_directory(ec2)) continue;
+        if (has_suffix(name, ".ttl") || has_suffix(name, ".nt")) {
+          found.push_back(p.string());
+        } else {
+          result.messages.push_back(p.string() + ": skipped: not a .ttl or .nt file");
+          ++result.damaged;
+        }
+      }
+      if (ec) {
+        result.messages.push_back(arg + ": cannot list directory: " + ec.message());
+        ++result.damaged;
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(fs::symlink_status(arg, ec)) || arg == "-") {
+      files.push_back(arg);  // files, and dangling links whose open() failure is then reported
+    } else {
+      result.messages.push_back(arg + ": cannot open: No such file or directory");
+      ++result.damaged;
+    }
+  }
+  return files;
+}
+
+void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& graph, ReadResult& result,
+                std::size_t blank_base) {
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, files.size())));
+  std::vector<FileReport> reports(files.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&](Graph& g) {
+    Raptor raptor;
+    for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
+      read_one(files[i], blank_base + i, g, raptor, reports[i], false);
+    }
+  };
+  if (jobs == 1) {
+    work(graph);
+  } else {
+    std::vector<Graph> graphs(jobs);
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work, std::ref(graphs[t]));
+    work(graph);
+    for (std::thread& t : threads) t.join();
+    for (unsigned t = 1; t < jobs; ++t) {
+      graph.merge(graphs[t]);
+      graphs[t] = Graph();
+    }
+  }
+  result.files += files.size();
+  for (FileReport& r : reports) {
+    result.triples_in += r.triples;
+    if (r.damaged) ++result.damaged;
+    for (std::string& m : r.messages) result.messages.push_back(std::move(m));
+  }
+}
+
+void read_file_with_raptor(const std::string& path, Graph& graph, ReadResult& result) {
+  Raptor raptor;
+  FileReport report;
+  read_one(path, 0, graph, raptor, report, true);
+  ++result.files;
+  result.triples_in += report.triples;
+  if (report.damaged) ++result.damaged;
+  for (std::string& m : report.messages) result.messages.push_back(std::move(m));
+}
+
+}  // namespace provio::rdf

@@ -1,0 +1,353 @@
+// prov-merge: consolidates the per-thread provenance files of one or many jobs (and merged graphs
+// or stores made before) into one graph, folding summary parts (docs/prov-merge.md).
+//
+// Hard rule: never drop data silently. Every input problem is reported as "file:line: message",
+// everything readable is merged, and the exit status is 2 when anything was dropped or skipped.
+#include <mpi.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/fold.h"
+#include "common/graph.h"
+#include "common/reader.h"
+#include "common/writer.h"
+
+namespace {
+
+using provio::rdf::Graph;
+using provio::rdf::ReadResult;
+
+constexpr const char* kTool = "prov-merge";
+constexpr int kExitOk = 0, kExitUsage = 1, kExitDamaged = 2;
+
+struct Options {
+  std::vector<std::string> inputs;
+  std::string output = "-";
+  std::string format;  // empty: from the output's extension, else turtle
+  std::string store;
+  unsigned jobs = 0;
+  bool quiet = false;
+  bool follow = false;
+  double interval = 5;
+  long rounds = 0;  // --follow: stop after this many merges (0: until interrupted)
+};
+
+void usage(std::FILE* f) {
+  std::fprintf(f,
+               "usage: %s [options] INPUT...\n"
+               "Merges provio provenance into one RDF graph, folding summary parts.\n"
+               "INPUT: a directory (searched recursively for *.ttl and *.nt), a provenance file, or\n"
+               "a graph merged before (Turtle, N-Triples, RDF/XML by extension).\n"
+               "\n"
+               "  -o, --output FILE    write the graph to FILE (default '-': standard output)\n"
+               "  -f, --format NAME    turtle (default), ntriples, or a raptor serializer: rdfxml,\n"
+               "                       rdfxml-abbrev, json (RDF/JSON), json-triples, nquads, ...\n"
+               "                       (default from FILE's extension: .nt .rdf .json)\n"
+               "  -j, --jobs N         parser threads per process (default: all cores)\n"
+               "      --store DIR      also load the graph into a Redland store (hashes, bdb) in DIR;\n"
+               "                       a store already there is merged in first\n"
+               "      --follow         keep merging while a job runs: re-merge every --interval\n"
+               "                       seconds and replace the output, until interrupted\n"
+               "      --interval SEC   --follow period (default 5)\n"
+               "      --rounds N       --follow: stop after N merges\n"
+               "  -q, --quiet          no summary line\n"
+               "  -h, --help           this help\n"
+               "\n"
+               "Under mpirun, the inputs are split across ranks and rank 0 writes the result.\n"
+               "Exit status: 0 merged everything; 2 merged, but some input was damaged, dropped or\n"
+               "skipped (see the messages); 1 usage or output error.\n",
+               kTool);
+}
+
+int misuse(const std::string& message) {
+  std::fprintf(stderr, "%s: %s\n", kTool, message.c_str());
+  usage(stderr);
+  return kExitUsage;
+}
+
+// Parses argv; returns -1 to go on, else an exit code.
+int parse_args(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string& out) {
+      std::size_t eq = a.find('=');
+      if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
+        out = a.substr(eq + 1);
+        return true;
+      }
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    auto is = [&](const char* s, const char* l) { return a == s || a == l || (a.rfind(std::string(l) + "=", 0) == 0); };
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      return kExitOk;
+    } else if (a == "-q" || a == "--quiet") {
+      o.quiet = true;
+    } else if (a == "--follow") {
+      o.follow = true;
+    } else if (is("-o", "--output")) {
+      if (!value(o.output)) return misuse("option " + a + " needs a file");
+    } else if (is("-f", "--format")) {
+      if (!value(o.format)) return misuse("option " + a + " needs a format name");
+      if (!provio::rdf::is_output_format(o.format)) return misuse("unknown format '" + o.format + "'");
+    } else if (is("-j", "--jobs")) {
+      if (!value(v)) return misuse("option " + a + " needs a number");
+      char* end = nullptr;
+      long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 1 || n > 1024) return misuse("bad number of jobs '" + v + "'");
+      o.jobs = static_cast<unsigned>(n);
+    } else if (a == "--store" || a.rfind("--store=", 0) == 0) {
+      if (!value(o.store) || o.store.empty()) return misuse("option --store needs a directory");
+    } else if (a == "--interval" || a.rfind("--interval=", 0) == 0) {
+      if (!value(v)) return misuse("option --interval needs seconds");
+      char* end = nullptr;
+      o.interval = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(o.interval > 0)) return misuse("bad interval '" + v + "'");
+    } else if (a == "--rounds" || a.rfind("--rounds=", 0) == 0) {
+      if (!value(v)) return misuse("option --rounds needs a number");
+      char* end = nullptr;
+      o.rounds = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || o.rounds < 1) return misuse("bad number of rounds '" + v + "'");
+    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      return misuse("unknown option '" + a + "'");
+    } else {
+      o.inputs.push_back(a);
+    }
+  }
+  if (o.inputs.empty()) return misuse("no input");
+  if (o.format.empty()) {
+    auto ends = [&](const char* s) {
+      std::string x = s;
+      return o.output.size() >= x.size() && o.output.compare(o.output.size() - x.size(), x.size(), x) == 0;
+    };
+    o.format = ends(".nt") ? "ntriples" : ends(".rdf") || ends(".xml") ? "rdfxml" : ends(".json") ? "json" : ends(".nq") ? "nquads" : "turtle";
+  }
+  return -1;
+}
+
+// MPI, when a launcher started us with more than one process.
+struct Mpi {
+  int rank = 0;
+  int size = 1;
+  bool on = false;
+
+  void init(int* argc, char*** argv) {
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"}) {
+      const char* s = std::getenv(v);
+      if (s && std::atoi(s) > 1) on = true;
+    }
+    if (!on) return;
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+  ~Mpi() {
+    if (on) MPI_Finalize();
+  }
+};
+
+template <typename T>
+void put(std::string& out, T v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+template <typename T>
+bool get(std::string_view& in, T& v) {
+  if (in.size() < sizeof v) return false;
+  std::memcpy(&v, in.data(), sizeof v);
+  in.remove_prefix(sizeof v);
+  return true;
+}
+
+constexpr std::size_t kMpiChunk = 1u << 30;
+
+void send_bytes(const std::string& data, int to) {
+  std::uint64_t n = data.size();
+  MPI_Send(&n, 1, MPI_UINT64_T, to, 0, MPI_COMM_WORLD);
+  for (std::size_t off = 0; off < data.size(); off += kMpiChunk) {
+    int len = static_cast<int>(std::min(kMpiChunk, data.size() - off));
+    MPI_Send(data.data() + off, len, MPI_BYTE, to, 1, MPI_COMM_WORLD);
+  }
+}
+
+std::string recv_bytes(int from) {
+  std::uint64_t n = 0;
+  MPI_Recv(&n, 1, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  std::string data(n, '\0');
+  for (std::size_t off = 0; off < n; off += kMpiChunk) {
+    int len = static_cast<int>(std::min<std::size_t>(kMpiChunk, n - off));
+    MPI_Recv(data.data() + off, len, MPI_BYTE, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return data;
+}
+
+// A rank's share of the work, shipped to rank 0: counters, messages, then the graph.
+std::string pack(const ReadResult& r, const Graph& g) {
+  std::string out;
+  put<std::uint64_t>(out, r.files);
+  put<std::uint64_t>(out, r.triples_in);
+  put<std::uint64_t>(out, r.damaged);
+  put<std::uint64_t>(out, r.messages.size());
+  for (const std::string& m : r.messages) {
+    put<std::uint32_t>(out, static_cast<std::uint32_t>(m.size()));
+    out += m;
+  }
+  g.serialize(out);
+  return out;
+}
+
+bool unpack(std::string_view in, ReadResult& r, Graph& g) {
+  std::uint64_t files, triples, damaged, n;
+  if (!get(in, files) || !get(in, triples) || !get(in, damaged) || !get(in, n)) return false;
+  r.files += files;
+  r.triples_in += triples;
+  r.damaged += damaged;
+  for (std::uint64_t k = 0; k < n; ++k) {
+    std::uint32_t len;
+    if (!get(in, len) || in.size() < len) return false;
+    r.messages.emplace_back(in.substr(0, len));
+    in.remove_prefix(len);
+  }
+  return g.merge_serialized(in);
+}
+
+bool write_output(const Options& o, const Graph& g) {
+  std::string error;
+  if (o.output == "-") {
+    bool ok = provio::rdf::write_graph(g, o.format, stdout, error);
+    if (ok && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+      ok = false;
+      error = std::string("write error: ") + std::strerror(errno);
+    }
+    if (!ok) std::fprintf(stderr, "%s: standard output: %s\n", kTool, error.c_str());
+    return ok;
+  }
+  // Written beside the target and renamed into place: readers (and --follow) never see half a file.
+  std::string tmp = o.output + ".tmp-" + std::to_string(getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "%s: %s: cannot create: %s\n", kTool, tmp.c_str(), std::strerror(errno));
+    return false;
+  }
+  bool ok = provio::rdf::write_graph(g, o.format, f, error);
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    error = std::string("write error: ") + std::strerror(errno);
+  }
+  if (ok && std::rename(tmp.c_str(), o.output.c_str()) != 0) {
+    ok = false;
+    error = std::string("cannot rename into place: ") + std::strerror(errno);
+  }
+  if (!ok) {
+    std::remove(tmp.c_str());
+    std::fprintf(stderr, "%s: %s: %s\n", kTool, o.output.c_str(), error.c_str());
+  }
+  return ok;
+}
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+// One merge: read (this rank's share), reduce on rank 0, fold, write. Returns the exit code.
+int merge_once(const Options& o, const Mpi& mpi) {
+  auto t0 = std::chrono::steady_clock::now();
+  ReadResult result;
+  std::vector<std::string> files = provio::rdf::list_inputs(o.inputs, result);
+  if (mpi.rank != 0) result = ReadResult();  // rank 0 reports the listing problems once
+  std::size_t begin = files.size() * static_cast<std::size_t>(mpi.rank) / static_cast<std::size_t>(mpi.size);
+  std::size_t end = files.size() * static_cast<std::size_t>(mpi.rank + 1) / static_cast<std::size_t>(mpi.size);
+  std::vector<std::string> mine(files.begin() + static_cast<long>(begin), files.begin() + static_cast<long>(end));
+
+  Graph graph;
+  provio::rdf::read_files(mine, o.jobs, graph, result, begin);
+  int status = kExitOk;
+  if (mpi.on && mpi.size > 1) {
+    if (mpi.rank != 0) {
+      send_bytes(pack(result, graph), 0);
+      MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      return status;
+    }
+    for (int r = 1; r < mpi.size; ++r) {
+      if (!unpack(recv_bytes(r), result, graph)) {
+        std::fprintf(stderr, "%s: rank %d sent a malformed graph\n", kTool, r);
+        status = kExitUsage;
+      }
+    }
+  }
+  std::string error;
+  if (!o.store.empty() && provio::rdf::store_exists(o.store)) {
+    std::size_t before = graph.size();
+    if (!provio::rdf::load_store(o.store, graph, error)) {
+      result.messages.push_back(error);
+      ++result.damaged;
+    }
+    result.triples_in += graph.size() - before;
+  }
+  for (const std::string& m : result.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
+  provio::rdf::FoldResult folded = provio::rdf::fold(graph);
+  for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
+
+  bool ok = write_output(o, graph);
+  if (ok && !o.store.empty() && !provio::rdf::save_store(o.store, graph, error)) {
+    std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
+    ok = false;
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!o.quiet) {
+    std::fprintf(stderr,
+                 "%s: %zu files, %llu triples in, %zu unique triples out, %zu activities folded, %.3f s, %.0f triples/s%s\n",
+                 kTool, result.files, static_cast<unsigned long long>(result.triples_in), graph.size(),
+                 folded.activities, secs, secs > 0 ? static_cast<double>(result.triples_in) / secs : 0.0,
+                 result.damaged ? (", " + std::to_string(result.damaged) + " inputs damaged or skipped").c_str() : "");
+  }
+  if (!ok) status = kExitUsage;
+  else if (status == kExitOk && result.damaged) status = kExitDamaged;
+  if (mpi.on && mpi.size > 1) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return status;
+}
+
+int follow(const Options& o, const Mpi& mpi) {
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  int status = kExitOk;
+  for (long round = 1;; ++round) {
+    status = merge_once(o, mpi);
+    if (status == kExitUsage || (o.rounds && round >= o.rounds)) break;
+    int stop = g_stop;
+    if (mpi.on && mpi.size > 1) MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (stop) break;
+    auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.interval);
+    while (!g_stop && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  int rc = parse_args(argc, argv, o);
+  if (rc >= 0) return rc;
+  if (o.follow && o.output == "-") return misuse("--follow needs -o FILE");
+  Mpi mpi;
+  mpi.init(&argc, &argv);
+  int status = o.follow ? follow(o, mpi) : merge_once(o, mpi);
+  if (mpi.rank == 0 && std::fclose(stdout) != 0 && status != kExitUsage) {
+    std::fprintf(stderr, "%s: standard output: %s\n", kTool, std::strerror(errno));
+    status = kExitUsage;
+  }
+  return status;
+}
