@@ -23,6 +23,11 @@ int fail(const char* message) {
 
 }  // namespace
 
+namespace provio::api {
+// The workflow API (src/api/workflow.cc) reports through the same per-thread slot.
+void set_last_error(const char* message) { tls_error = message; }
+}  // namespace provio::api
+
 extern "C" {
 
 provio_entity_t provio_file(const char* path) {

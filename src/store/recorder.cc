@@ -181,6 +181,16 @@ void record(const model::Event& ev) {
   log->record(ev);
 }
 
+void record(const Record& r) {
+  ThreadLog* log = tls_log;
+  if (!log) {
+    if (g_level.load(std::memory_order_relaxed) == 1) return;  // off
+    log = attach_thread();
+    if (!log) return;
+  }
+  log->record(r);
+}
+
 thread_local unsigned tls_hdf5_depth = 0;
 
 Hdf5Scope::Hdf5Scope() { ++tls_hdf5_depth; }

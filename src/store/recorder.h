@@ -19,6 +19,9 @@
 namespace provio::store {
 
 void record(const model::Event& ev);
+// A workflow-level record (store/record_buffer.h): same thread-local, lock-free path.
+struct Record;
+void record(const Record& r);
 
 // Whether recording is on at all (level != off). A relaxed load: call it before timing a call.
 bool enabled();

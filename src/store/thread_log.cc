@@ -21,6 +21,8 @@ using model::EntityId;
 using model::Op;
 
 std::atomic<bool> g_write_through{false};
+constexpr std::size_t kRecordCapacity = 256;        // workflow records per thread between flushes
+constexpr std::size_t kRecordArenaBytes = 32 << 10;  // their strings
 
 std::size_t round_up_pow2(std::size_t n) {
   std::size_t p = 16;
@@ -81,6 +83,23 @@ void ThreadLog::record(const model::Event& ev) {
   state_.store(kIdle, std::memory_order_release);
 }
 
+void ThreadLog::record(const Record& r) {
+  std::uint8_t expected = kIdle;
+  if (!state_.compare_exchange_strong(expected, kBusy, std::memory_order_acquire)) return;
+  if (!records_) records_ = std::make_unique<RecordBuffer>(kRecordCapacity, kRecordArenaBytes);
+  ++recorded_;
+  if (!records_->add(r)) {
+    flush_locked();
+    if (!records_->add(r)) {  // larger than the whole arena: write it straight from the caller
+      records_->set_overflow(&r);
+      flush_locked();
+    }
+  } else if (r.time_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
+    flush_locked();
+  }
+  state_.store(kIdle, std::memory_order_release);
+}
+
 void ThreadLog::add_summary(const model::Event& ev) {
   std::size_t i = slot_hash(ev) & slot_mask_;
   std::uint64_t end = ev.start_ns + ev.elapsed_ns;
@@ -128,11 +147,12 @@ void ThreadLog::flush_now() {
 void ThreadLog::flush_locked(bool closing) {
   model::ErrnoSaver errno_saver;
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
-  bool empty = slots_used_ == 0 && events_used_ == 0;
+  bool empty = slots_used_ == 0 && events_used_ == 0 && (!records_ || records_->empty());
   if (empty && !closing) return;
   if (!file_.is_open()) {
     if (file_.failed()) {
       slots_used_ = events_used_ = 0;
+      if (records_) records_->clear();
       if (slots_) std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
       return;
     }
@@ -145,6 +165,10 @@ void ThreadLog::flush_locked(bool closing) {
   if (!header_written_) write_header();
   if (level_ == model::Level::kTrace) write_traces();
   else write_summaries();
+  if (records_ && !records_->empty()) {
+    RecordContext ctx{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
+    records_->write_all(out_, ctx);
+  }
   if (closing) {
     const model::Identity& id = model::identity();
     Turtle(out_).iri(id.exec_iri).name("provio:endTime").time(model::clock::wall_ns()).end();

@@ -18,6 +18,7 @@
 #include "model/config.h"
 #include "model/event.h"
 #include "store/output_file.h"
+#include "store/record_buffer.h"
 
 namespace provio::store {
 
@@ -49,6 +50,9 @@ class ThreadLog {
 
   // Owner thread only.
   void record(const model::Event& ev);
+  // Owner thread only: a workflow-level record (record_buffer.h). Same rules as record(Event);
+  // the record buffer is allocated on the thread's first one.
+  void record(const Record& r);
 
   // Any thread: claims the log, flushes what it holds, releases it. Gives up (false) if the owner
   // stays busy for longer than `patience_ns`. `closing` also writes the program's end time.
@@ -97,6 +101,7 @@ class ThreadLog {
   std::uint64_t next_flush_ns_ = 0;
   std::uint64_t flush_seq_ = 0;
   std::uint64_t recorded_ = 0;
+  std::unique_ptr<RecordBuffer> records_;  // workflow-level records; null until the first
   std::vector<bool> declared_;  // entities already described in this file
   std::string out_;             // formatting buffer, reused
   OutputFile file_;
