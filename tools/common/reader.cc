@@ -186,7 +186,10 @@ class Raptor {
 // Reads a file in chunks; remembers errors.
 class ChunkReader {
  public:
-  explicit ChunkReader(const std::string& path) { fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); }
+  explicit ChunkReader(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    errno_ = fd_ < 0 ? errno : 0;
+  }
   ~ChunkReader() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -217,7 +220,7 @@ class ChunkReader {
 
  private:
   int fd_ = -1;
-  int errno_ = errno;
+  int errno_ = 0;
 };
 
 // The fast path: one statement per line.
@@ -495,6 +498,9 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
   } else if (n == 0) {
     ctx.report.damaged = true;
     ctx.message(0, 0, "empty file");
+  } else if (std::memchr(buf.data(), '\0', buf.size())) {
+    ctx.report.damaged = true;
+    ctx.message(0, 0, "skipped: binary data, not RDF");
   } else if (!force_raptor && parser_for(path, buf) == "fast") {
     LineParser lines(ctx, raptor);
     std::uint64_t number = 0;

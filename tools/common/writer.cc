@@ -108,6 +108,8 @@ bool write_ntriples(const Graph& g, Sink& sink) {
 
 bool write_turtle(const Graph& g, Sink& sink) {
   std::string& b = sink.buf();
+  // Not the raw files' header: readers must not take a merged graph for one-statement-per-line.
+  b += "# provio provenance graph merged by prov-merge (summary parts folded, docs/format.md)\n";
   for (const Prefix& p : kPrefixes) {
     b += "@prefix ";
     b += p.name;

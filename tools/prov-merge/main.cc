@@ -4,6 +4,7 @@
 // Hard rule: never drop data silently. Every input problem is reported as "file:line: message",
 // everything readable is merged, and the exit status is 2 when anything was dropped or skipped.
 #include <mpi.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -233,8 +234,11 @@ bool write_output(const Options& o, const Graph& g) {
     if (!ok) std::fprintf(stderr, "%s: standard output: %s\n", kTool, error.c_str());
     return ok;
   }
-  // Written beside the target and renamed into place: readers (and --follow) never see half a file.
-  std::string tmp = o.output + ".tmp-" + std::to_string(getpid());
+  // A regular file is written beside the target and renamed into place: readers (and --follow)
+  // never see half a file. Anything else (a device, a pipe) is written directly.
+  struct stat st;
+  bool direct = ::stat(o.output.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  std::string tmp = direct ? o.output : o.output + ".tmp-" + std::to_string(getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "w");
   if (!f) {
     std::fprintf(stderr, "%s: %s: cannot create: %s\n", kTool, tmp.c_str(), std::strerror(errno));
@@ -245,12 +249,12 @@ bool write_output(const Options& o, const Graph& g) {
     ok = false;
     error = std::string("write error: ") + std::strerror(errno);
   }
-  if (ok && std::rename(tmp.c_str(), o.output.c_str()) != 0) {
+  if (ok && !direct && std::rename(tmp.c_str(), o.output.c_str()) != 0) {
     ok = false;
     error = std::string("cannot rename into place: ") + std::strerror(errno);
   }
   if (!ok) {
-    std::remove(tmp.c_str());
+    if (!direct) std::remove(tmp.c_str());
     std::fprintf(stderr, "%s: %s: %s\n", kTool, o.output.c_str(), error.c_str());
   }
   return ok;

@@ -1,0 +1,399 @@
+#!/usr/bin/python3
+"""prov-merge tests: real provenance from a real program (record_events, also under mpirun), merged
+by prov-merge, checked independently with rdflib (and rapper / rdfproc where they are the judge).
+
+  prov_merge_test.py CASE --merge PROV_MERGE --record RECORD_EVENTS --work DIR
+
+Each case raises AssertionError (exit 1) with what differed. The reference fold here is written
+from docs/format.md alone, not from prov-merge's code.
+"""
+import argparse
+import decimal
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import rdflib
+from rdflib import Literal, URIRef
+from rdflib.namespace import XSD
+
+PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
+PROVIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
+MEASURES = [PROVIO["count"], PROVIO.bytes, PROVIO.elapsed, PROV.startedAtTime, PROV.endedAtTime]
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+
+ARGS = None
+
+
+def run(cmd, env=None, expect=None):
+    full_env = dict(os.environ)
+    for k in list(full_env):
+        if k.startswith("PROVIO_") or k.startswith("OMPI_COMM_WORLD") or k.startswith("PMIX_"):
+            del full_env[k]
+    full_env.update(MPI_ENV)
+    full_env.update(env or {})
+    p = subprocess.run(cmd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       errors="replace", timeout=120)
+    if expect is not None and p.returncode != expect:
+        raise AssertionError(f"{cmd} exited {p.returncode}, expected {expect}\nstdout:\n{p.stdout[-3000:]}\n"
+                             f"stderr:\n{p.stderr[-3000:]}")
+    return p
+
+
+def work(name):
+    d = os.path.join(ARGS.work, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    return d
+
+
+def record(provio_dir, *args, np=None):
+    cmd = [ARGS.record, *map(str, args)]
+    if np:
+        cmd = ["mpirun", "-np", str(np), *cmd]
+    run(cmd, env={"PROVIO_DIR": provio_dir}, expect=0)
+
+
+def merge(*args, expect=0):
+    return run([ARGS.merge, *map(str, args)], expect=expect)
+
+
+def parse(path, fmt="turtle"):
+    g = rdflib.Graph()
+    g.parse(path, format=fmt)
+    return g
+
+
+def raw_files(*dirs):
+    out = []
+    for d in dirs:
+        for root, _, names in os.walk(d):
+            out += [os.path.join(root, n) for n in names if n.endswith(".ttl")]
+    return sorted(out)
+
+
+def reference_merge(files):
+    """Union of the raw files, folded as docs/format.md says."""
+    g = rdflib.Graph()
+    for f in files:
+        g.parse(f, format="turtle")
+    out = rdflib.Graph()
+    parts = {}
+    for a, _, p in g.triples((None, PROVIO.partial, None)):
+        parts.setdefault(a, []).append(p)
+    part_nodes = {p for ps in parts.values() for p in ps}
+    for s, p, o in g:
+        if p == PROVIO.partial or (s in part_nodes and p in MEASURES):
+            continue
+        out.add((s, p, o))
+    for a, ps in parts.items():
+        count = nbytes = 0
+        elapsed = decimal.Decimal(0)
+        starts, ends, numbers = [], [], []
+        for part in ps:
+            count += sum(int(o) for o in g.objects(part, PROVIO["count"]))
+            nbytes += sum(int(o) for o in g.objects(part, PROVIO.bytes))
+            elapsed += sum((decimal.Decimal(str(o)) for o in g.objects(part, PROVIO.elapsed)), decimal.Decimal(0))
+            starts += list(g.objects(part, PROV.startedAtTime))
+            ends += list(g.objects(part, PROV.endedAtTime))
+            numbers.append(int(re.search(r"/p(\d+)$", str(part)).group(1)))
+        out.add((a, PROVIO["count"], Literal(str(count), datatype=XSD.unsignedLong)))
+        out.add((a, PROVIO.bytes, Literal(str(nbytes), datatype=XSD.unsignedLong)))
+        out.add((a, PROVIO.elapsed, Literal(f"{elapsed:.9f}", datatype=XSD.double)))
+        out.add((a, PROV.startedAtTime, min(starts, key=lambda x: x.toPython())))
+        out.add((a, PROV.endedAtTime, max(ends, key=lambda x: x.toPython())))
+        out.add((a, PROVIO.lastPart, Literal(str(max(numbers)), datatype=XSD.unsignedLong)))
+    return out
+
+
+def assert_same(got, want, what):
+    g, w = set(got), set(want)
+    if g != w:
+        missing = sorted(w - g)[:8]
+        extra = sorted(g - w)[:8]
+        raise AssertionError(f"{what}: {len(g)} triples, expected {len(w)}\nmissing: {missing}\nextra: {extra}")
+
+
+def activity_measures(g, api):
+    """{activity: (count, bytes, elapsed ns)} of every activity calling `api`."""
+    out = {}
+    for a in g.subjects(PROVIO.api, Literal(api)):
+        c = [int(o) for o in g.objects(a, PROVIO["count"])]
+        b = [int(o) for o in g.objects(a, PROVIO.bytes)]
+        e = [decimal.Decimal(str(o)) for o in g.objects(a, PROVIO.elapsed)]
+        assert len(c) == len(b) == len(e) == 1, f"{a}: measures {c} {b} {e}"
+        out[a] = (c[0], b[0], int(e[0] * 1000000000))
+    return out
+
+
+def check_known_counts(g, programs, threads, events, flushes):
+    """The folded measures equal what record_events did (see its header)."""
+    n = events * flushes
+    writes = activity_measures(g, "H5Dwrite")
+    reads = activity_measures(g, "pread")
+    creates = activity_measures(g, "H5Fcreate")
+    assert len(writes) == programs * threads, f"{len(writes)} H5Dwrite activities"
+    assert len(reads) == programs * threads, f"{len(reads)} pread activities"
+    assert len(creates) == programs * threads, f"{len(creates)} H5Fcreate activities"
+    want = sorted([(n, (t + 1) * 100 * n, (1000 + t) * n) for t in range(threads)] * programs)
+    assert sorted(writes.values()) == want, f"H5Dwrite measures {sorted(writes.values())} != {want}"
+    want = sorted([(n, 10 * n, (1000 + t) * n) for t in range(threads)] * programs)
+    assert sorted(reads.values()) == want, f"pread measures {sorted(reads.values())} != {want}"
+    assert set(creates.values()) == {(1, 0, 500)}, f"H5Fcreate measures {set(creates.values())}"
+    assert not list(g.triples((None, PROVIO.partial, None))), "partial links left in the merged graph"
+    for a in writes:
+        starts = list(g.objects(a, PROV.startedAtTime))
+        ends = list(g.objects(a, PROV.endedAtTime))
+        assert len(starts) == len(ends) == 1 and starts[0].toPython() < ends[0].toPython(), f"{a}: {starts} {ends}"
+
+
+def summary_line(stderr):
+    lines = [l for l in stderr.splitlines() if l.startswith("prov-merge: ") and "triples/s" in l]
+    assert len(lines) == 1, f"summary line missing in {stderr!r}"
+    m = re.match(r"prov-merge: (\d+) files, (\d+) triples in, (\d+) unique triples out, (\d+) activities folded, "
+                 r"[0-9.]+ s, \d+ triples/s", lines[0])
+    assert m, f"bad summary line {lines[0]!r}"
+    return [int(x) for x in m.groups()]
+
+
+# ---- cases -----------------------------------------------------------------------------------
+
+def case_threads():
+    """One process, 3 threads, 3 flushes: folded counts and the rdflib reference agree."""
+    d = work("threads")
+    raw = os.path.join(d, "raw")
+    record(raw, "--threads", 3, "--events", 4, "--flushes", 3, "--write", os.path.join(d, "data.h5"),
+           "--read", os.path.join(d, "in.dat"))
+    out = os.path.join(d, "merged.ttl")
+    p = merge(raw, "-o", out)
+    files, triples_in, triples_out, folded = summary_line(p.stderr)
+    g = parse(out)
+    assert files == 3 and folded == 9 and triples_out == len(g), (files, folded, triples_out, len(g))
+    want_in = sum(1 for f in raw_files(raw) for l in open(f) if l.strip() and not l.startswith("@prefix"))
+    assert triples_in == want_in, f"triples in {triples_in} != {want_in}"
+    check_known_counts(g, programs=1, threads=3, events=4, flushes=3)
+    assert_same(g, reference_merge(raw_files(raw)), "merged vs rdflib reference")
+
+
+def case_mpi():
+    """mpirun -np 4, 2 threads each: counts per rank and thread, and the rdflib reference."""
+    d = work("mpi")
+    raw = os.path.join(d, "raw")
+    record(raw, "--threads", 2, "--events", 3, "--flushes", 2, "--write", os.path.join(d, "data.h5"),
+           "--read", os.path.join(d, "in.dat"), np=4)
+    assert len(raw_files(raw)) == 8, raw_files(raw)
+    out = os.path.join(d, "merged.ttl")
+    merge(raw, "-o", out, "-j", 2)
+    g = parse(out)
+    check_known_counts(g, programs=4, threads=2, events=3, flushes=2)
+    ranks = set(g.objects(None, PROVIO.rankNumber))
+    assert sorted(int(r) for r in ranks) == [0, 1, 2, 3], ranks
+    assert_same(g, reference_merge(raw_files(raw)), "merged vs rdflib reference")
+
+
+def case_mpi_merge():
+    """mpirun -np 3 prov-merge gives the same triples (byte-identical N-Triples) as one process."""
+    d = work("mpi_merge")
+    raw = os.path.join(d, "raw")
+    record(raw, "--threads", 2, "--events", 2, "--flushes", 2, "--write", os.path.join(d, "data.h5"), np=2)
+    record(raw, "--threads", 3, "--read", os.path.join(d, "data.h5"))
+    single, parallel = os.path.join(d, "single.nt"), os.path.join(d, "parallel.nt")
+    merge(raw, "-o", single, "-j", 1)
+    p = run(["mpirun", "-np", "3", ARGS.merge, raw, "-o", parallel, "-j", "1"], expect=0)
+    assert len(summary_line(p.stderr)) == 4
+    a, b = open(single, "rb").read(), open(parallel, "rb").read()
+    assert a == b, "MPI merge differs from the single-process merge"
+    assert len(a.splitlines()) == len(parse(single, "nt")) > 100
+
+
+def case_formats():
+    """Turtle (default), N-Triples, RDF/XML and RDF/JSON hold the same triples."""
+    d = work("formats")
+    raw = os.path.join(d, "raw")
+    record(raw, "--threads", 2, "--write", os.path.join(d, "a b\"c.h5"), "--read", os.path.join(d, "é.dat"))
+    outs = {"ttl": "turtle", "nt": "nt", "rdf": "xml", "json": None}
+    graphs = {}
+    for ext, fmt in outs.items():
+        out = os.path.join(d, "merged." + ext)
+        merge(raw, "-o", out)
+        if fmt:
+            graphs[ext] = set(parse(out, fmt))
+        n = run(["rapper", "-c", "-i", {"ttl": "turtle", "nt": "ntriples", "rdf": "rdfxml", "json": "json"}[ext], out])
+        assert n.returncode == 0 and f"returned {len(graphs['ttl'])} triples" in n.stderr, n.stderr
+    assert graphs["ttl"] == graphs["nt"] == graphs["rdf"], "formats disagree"
+    # -f wins over the extension, -o - writes to stdout
+    p = merge(raw, "-f", "ntriples", "-o", "-", "-q")
+    assert p.stderr == "" and len(p.stdout.splitlines()) == len(graphs["ttl"]), p.stderr
+    g = rdflib.Graph().parse(data=p.stdout, format="nt")
+    assert set(g) == graphs["ttl"]
+    assert_same(graphs["ttl"], reference_merge(raw_files(raw)), "merged vs rdflib reference")
+
+
+def case_two_jobs():
+    """Job 1 writes raw.h5; job 2 reads raw.h5, writes out.h5: one raw.h5 node, both programs."""
+    d = work("two_jobs")
+    raw_h5, out_h5 = os.path.join(d, "raw.h5"), os.path.join(d, "out.h5")
+    record(os.path.join(d, "prov", "job1"), "--threads", 2, "--write", raw_h5, np=2)
+    record(os.path.join(d, "prov", "job2"), "--threads", 1, "--read", raw_h5, "--write", out_h5)
+    out = os.path.join(d, "campaign.ttl")
+    merge(os.path.join(d, "prov"), "-o", out)
+    g = parse(out)
+    raw_iri = URIRef("file://" + os.path.realpath(raw_h5))
+    assert (raw_iri, rdflib.RDF.type, PROVIO.File) in g
+    q = """SELECT DISTINCT ?prog ?how WHERE {
+      { ?act prov:used ?f . BIND("used" AS ?how) } UNION { ?f prov:wasGeneratedBy ?act . BIND("generated" AS ?how) }
+      ?act prov:wasAssociatedWith ?thread . ?thread prov:actedOnBehalfOf ?prog . ?prog a provio:Program . }"""
+    rows = set(g.query(q, initNs={"prov": PROV, "provio": PROVIO}, initBindings={"f": raw_iri}))
+    generated = {r[0] for r in rows if str(r[1]) == "generated"}
+    used = {r[0] for r in rows if str(r[1]) == "used"}
+    assert len(generated) == 2 and len(used) == 1 and not (generated & used), rows
+    # the reader of raw.h5 generated out.h5: lineage across jobs
+    q2 = """SELECT ?writer WHERE { ?w prov:wasGeneratedBy ?a . ?a prov:wasAssociatedWith/prov:actedOnBehalfOf ?writer }"""
+    writers = {r[0] for r in g.query(q2, initNs={"prov": PROV}, initBindings={"w": URIRef("file://" + os.path.realpath(out_h5))})}
+    assert writers == used, (writers, used)
+    assert_same(g, reference_merge(raw_files(os.path.join(d, "prov"))), "merged vs rdflib reference")
+
+
+def case_incremental():
+    """Merging a merged graph with new and already-merged raw files counts nothing twice, and a
+    graph merged from a job still running (a prefix of each file) completes correctly."""
+    d = work("incremental")
+    job1, job2 = os.path.join(d, "job1"), os.path.join(d, "job2")
+    record(job1, "--threads", 2, "--events", 3, "--flushes", 4, "--write", os.path.join(d, "raw.h5"))
+    record(job2, "--threads", 2, "--read", os.path.join(d, "raw.h5"), "--write", os.path.join(d, "out.h5"))
+    direct = os.path.join(d, "direct.nt")
+    merge(job1, job2, "-o", direct)
+    m1 = os.path.join(d, "m1.ttl")
+    merge(job1, "-o", m1)
+    # the new job, plus job 1 again (already in m1): must equal the direct merge
+    m2 = os.path.join(d, "m2.nt")
+    merge(m1, job1, job2, "-o", m2)
+    assert open(m2).read() == open(direct).read(), "incremental merge differs from the direct merge"
+    # idempotent: merging the result with everything again changes nothing
+    m3 = os.path.join(d, "m3.nt")
+    merge(m2, job1, job2, m1, "-o", m3)
+    assert open(m3).read() == open(direct).read(), "re-merge is not idempotent"
+    # a snapshot while job 1 was running: each file cut after its second flush (complete lines)
+    snap = os.path.join(d, "snap")
+    os.makedirs(snap)
+    for f in raw_files(job1):
+        lines = open(f).read().splitlines(True)
+        cut = max(i for i, l in enumerate(lines) if "/p2>" in l)
+        open(os.path.join(snap, os.path.basename(f)), "w").write("".join(lines[:cut + 1]))
+    s1 = os.path.join(d, "s1.ttl")
+    merge(snap, "-o", s1)
+    g = parse(s1)
+    assert sorted(c for c, _, _ in activity_measures(g, "H5Dwrite").values()) == [6, 6]
+    s2 = os.path.join(d, "s2.nt")
+    merge(s1, job1, job2, "-o", s2)
+    assert open(s2).read() == open(direct).read(), "snapshot + full files differs from the direct merge"
+    g = parse(direct, "nt")
+    assert sorted(c for c, _, _ in activity_measures(g, "H5Dwrite").values() if c == 12) == [12, 12]
+
+
+def case_store():
+    """--store writes a Redland bdb store holding the merged triples; a second run merges into it."""
+    d = work("store")
+    job1, job2 = os.path.join(d, "job1"), os.path.join(d, "job2")
+    record(job1, "--threads", 2, "--write", os.path.join(d, "raw.h5"))
+    record(job2, "--threads", 1, "--read", os.path.join(d, "raw.h5"))
+    store = os.path.join(d, "store")
+    merge(job1, "--store", store, "-o", os.path.join(d, "m1.nt"))
+    merge(job2, "--store", store, "-o", os.path.join(d, "m2.nt"))
+    direct = os.path.join(d, "direct.nt")
+    merge(job1, job2, "-o", direct)
+    assert open(os.path.join(d, "m2.nt")).read() == open(direct).read(), "store + job2 differs from job1 + job2"
+    p = run(["rdfproc", "-s", "hashes", "-t", f"hash-type='bdb',dir='{store}'", "provio", "serialize", "ntriples"],
+            expect=0)
+    got = set(rdflib.Graph().parse(data=p.stdout, format="nt"))
+    assert got == set(parse(direct, "nt")), f"store holds {len(got)} triples"
+
+
+def case_bad_input():
+    """Each kind of damage: exact message, the good part kept, exit status 2."""
+    d = work("bad_input")
+    good = os.path.join(d, "good")
+    record(good, "--threads", 1, "--events", 2, "--flushes", 2, "--write", os.path.join(d, "data.h5"))
+    [src] = raw_files(good)
+    text = open(src).read()
+    lines = text.splitlines(True)
+    bad = os.path.join(d, "bad")
+    os.makedirs(bad)
+
+    def put(name, data, mode="w"):
+        with open(os.path.join(bad, name), mode) as f:
+            f.write(data)
+        return os.path.join(bad, name)
+
+    cut = sum(len(l) for l in lines[:40]) + 25  # inside line 41
+    put("truncated.ttl", text[:cut])
+    put("empty.ttl", "")
+    put("tail.ttl", text + "garbage tail\n")
+    put("notes.txt", "not provenance\n")
+    put("binary.ttl", b"\x7fELF\x02\x01\x01\x00\x00\x00", "wb")
+    put("readme.ttl", "This directory holds provenance.\n")
+    os.symlink(os.path.join(d, "missing.ttl"), os.path.join(bad, "unreadable.ttl"))
+    out = os.path.join(d, "merged.nt")
+    p = merge(bad, "-o", out, expect=2)
+    msgs = [l for l in p.stderr.splitlines() if "triples/s" not in l]
+    want = [
+        f"prov-merge: {bad}/notes.txt: skipped: not a .ttl or .nt file",
+        f"prov-merge: {bad}/binary.ttl: skipped: binary data, not RDF",
+        f"prov-merge: {bad}/empty.ttl: empty file",
+        f"prov-merge: {bad}/readme.ttl:1: syntax error at 'T'; rest of file dropped",
+        f"prov-merge: {bad}/tail.ttl:{len(lines) + 1}: syntax error at 'g'; line dropped",
+        f"prov-merge: {bad}/truncated.ttl:41: truncated statement dropped (file ends mid-line)",
+        f"prov-merge: {bad}/unreadable.ttl: cannot open: No such file or directory",
+    ]
+    assert msgs == want, "messages:\n" + "\n".join(msgs) + "\nexpected:\n" + "\n".join(want)
+    assert "7 inputs damaged or skipped" in p.stderr, p.stderr
+    # the good parts are kept: tail.ttl is complete, truncated.ttl's 40 lines are in
+    g = parse(out, "nt")
+    assert_same(g, reference_merge([src]), "good part of tail.ttl")
+    only_trunc = os.path.join(d, "trunc.nt")
+    merge(os.path.join(bad, "truncated.ttl"), "-o", only_trunc, expect=2)
+    prefix = rdflib.Graph().parse(data="".join(lines[:40]), format="turtle")
+    tg = parse(only_trunc, "nt")
+    assert len(tg) > 20 and set(tg) <= set(reference_merge([src])) | set(prefix), "truncated file: unexpected triples"
+    # a clean input exits 0; a missing command-line input is reported and exits 2
+    merge(good, "-o", out, expect=0)
+    p = merge(good, os.path.join(d, "nope"), "-o", out, expect=2)
+    assert f"prov-merge: {d}/nope: cannot open: No such file or directory" in p.stderr.splitlines(), p.stderr
+
+
+def case_cli():
+    """--help, misuse, and a failing output."""
+    p = merge("--help")
+    assert p.stdout.startswith("usage: prov-merge") and p.stderr == ""
+    for bad in ([], ["--bogus", "x"], ["-f", "nonsense", "x"], ["-j", "0", "x"], ["-o"]):
+        p = merge(*bad, expect=1)
+        assert p.stdout == "" and p.stderr.startswith("prov-merge: ") and "usage: prov-merge" in p.stderr, p.stderr
+    d = work("cli")
+    raw = os.path.join(d, "raw")
+    record(raw, "--threads", 1, "--write", os.path.join(d, "x.h5"))
+    p = merge(raw, "-o", "/dev/full", expect=1)
+    assert "prov-merge: /dev/full: " in p.stderr, p.stderr
+    p = subprocess.run(f"'{ARGS.merge}' '{raw}' > /dev/full", shell=True, stderr=subprocess.PIPE, text=True)
+    assert p.returncode == 1 and "prov-merge: standard output: " in p.stderr, p.stderr
+
+
+CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=sorted(CASES))
+    ap.add_argument("--merge", required=True)
+    ap.add_argument("--record", required=True)
+    ap.add_argument("--work", required=True)
+    ARGS = ap.parse_args()
+    CASES[ARGS.case]()
+    print(f"prov_merge_test {ARGS.case}: ok")
+
+
+if __name__ == "__main__":
+    main()
