@@ -50,38 +50,46 @@ const std::vector<std::string>& Lineage::inputs(const std::string& p) {
   return inputs_[p];
 }
 
+// The entity itself and everything that rolls up to it: its HDF5 objects and the attributes of
+// both. Candidates only: callers keep the programs whose G / inputs really contain `e`.
+std::vector<std::string> Lineage::rolled_up(const std::string& e) {
+  const Graph& g = v_.graph();
+  std::vector<std::string> out{e};
+  for (auto& o : g.subjects(provio("inFile"), e)) {
+    for (auto& a : g.subjects(provio("attributeOf"), o)) out.push_back(std::move(a));
+    out.push_back(std::move(o));
+  }
+  for (auto& a : g.subjects(provio("attributeOf"), e)) out.push_back(std::move(a));
+  return out;
+}
+
 std::vector<std::string> Lineage::generators(const std::string& e) {
   const Graph& g = v_.graph();
   std::vector<std::string> candidates;
-  auto add_from = [&](const std::string& entity) {
-    for (const auto& c : g.objects(entity, prov("wasGeneratedBy"))) {
+  for (const auto& x : rolled_up(e)) {
+    for (const auto& c : g.objects(x, prov("wasGeneratedBy"))) {
       if (c.kind != Cell::Kind::kIri) continue;
       const std::string& p = v_.program_of_activity(c.value);
       if (!p.empty()) candidates.push_back(p);
     }
-  };
-  add_from(e);
-  for (const auto& o : g.subjects(provio("inFile"), e)) add_from(o);
-  for (const auto& o : g.subjects(provio("attributeOf"), e)) {
-    if (v_.file_of(o) == e) add_from(o);
   }
   sort_unique(candidates);
-  return candidates;
+  std::vector<std::string> out;
+  for (auto& p : candidates) {
+    const auto& gen = generated(p);
+    if (std::binary_search(gen.begin(), gen.end(), e)) out.push_back(std::move(p));
+  }
+  return out;
 }
 
 std::vector<std::string> Lineage::users(const std::string& e) {
   const Graph& g = v_.graph();
   std::vector<std::string> candidates;
-  auto add_from = [&](const std::string& entity) {
-    for (const auto& a : g.subjects(prov("used"), entity)) {
+  for (const auto& x : rolled_up(e)) {
+    for (const auto& a : g.subjects(prov("used"), x)) {
       const std::string& p = v_.program_of_activity(a);
       if (!p.empty()) candidates.push_back(p);
     }
-  };
-  add_from(e);
-  for (const auto& o : g.subjects(provio("inFile"), e)) add_from(o);
-  for (const auto& o : g.subjects(provio("attributeOf"), e)) {
-    if (v_.file_of(o) == e) add_from(o);
   }
   sort_unique(candidates);
   std::vector<std::string> out;
@@ -120,7 +128,7 @@ std::vector<LineageStep> Lineage::walk(const std::string& start, int depth, bool
       sort_unique(derived);
       for (const auto& x : derived) {
         if (seen_entities.insert(x).second) {
-          out.push_back({level, false, x, upward ? "derived into" : "derived from", e});
+          out.push_back({level, false, x, upward ? "source of" : "derived from", e});
           next.push_back(x);
         }
       }

@@ -42,6 +42,7 @@ class Lineage {
 
  private:
   void compute(const std::string& program);
+  std::vector<std::string> rolled_up(const std::string& entity);
   std::vector<LineageStep> walk(const std::string& entity, int depth, bool upward);
 
   View& v_;

@@ -1,0 +1,154 @@
+// prov-viz: draws provenance. `lineage` writes the lineage subgraph (DOT, SVG, PNG, PDF);
+// `report` writes one self-contained HTML page about a job.
+// main parses options and dispatches to one function per subcommand returning the exit code.
+// Hard rule: messages start with "prov-viz:"; failures exit non-zero naming what and where.
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "graph.h"
+#include "lineage_dot.h"
+#include "report.h"
+#include "view.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] -o OUT.svg|.dot|.png|.pdf [INPUT...]\n"
+    "       prov-viz report -o OUT.html [INPUT...]\n"
+    "\n"
+    "INPUT: merged Turtle/N-Triples files, a raw provenance directory or a prov-merge store\n"
+    "directory (as for prov-query; also -i INPUT). Default: $PROVIO_DIR, else ./provio.\n"
+    "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
+    "\n"
+    "lineage  the lineage subgraph in Graphviz: entities yellow ellipses, activities blue boxes\n"
+    "         (repeated calls collapsed, counts and bytes on edges), programs orange houses.\n"
+    "         The format follows OUT's extension (.dot is written without Graphviz).\n"
+    "report   one self-contained HTML page: programs, ranks, threads, duration; files and objects\n"
+    "         with bytes; top I/O costs; a per-rank timeline; the lineage of the outputs.\n";
+
+int usage_error(const std::string& m) {
+  std::cerr << "prov-viz: " << m << "\n" << kUsage;
+  return 1;
+}
+
+int fail(const std::string& m) {
+  std::cerr << "prov-viz: " << m << "\n";
+  return 2;
+}
+
+struct Args {
+  std::string command, output;
+  std::vector<std::string> positional, inputs;
+  int depth = -1;
+  bool up = false, down = false;
+};
+
+int load(const Args& a, std::size_t nargs, provio::query::Graph& g) {
+  std::vector<std::string> in = a.inputs;
+  for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
+  if (in.empty()) {
+    const char* dir = std::getenv("PROVIO_DIR");
+    in.push_back(dir && *dir ? dir : "provio");
+  }
+  auto s = g.load(in);
+  return s.ok ? 0 : fail(s.message);
+}
+
+int write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return fail(path + ": cannot open for writing: " + std::strerror(errno));
+  out << text;
+  out.close();
+  if (out.fail()) return fail(path + ": write failed");
+  return 0;
+}
+
+int cmd_lineage(const Args& a) {
+  if (a.positional.empty()) return usage_error("lineage: missing ENTITY");
+  if (a.output.empty()) return usage_error("lineage: missing -o OUT");
+  std::string ext = a.output.substr(a.output.find_last_of('.') + 1);
+  if (a.output.find('.') == std::string::npos || (ext != "dot" && ext != "svg" && ext != "png" && ext != "pdf"))
+    return usage_error("lineage: -o must end in .dot, .svg, .png or .pdf");
+  provio::query::Graph g;
+  if (int rc = load(a, 1, g)) return rc;
+  provio::query::View v(g);
+  std::string iri;
+  auto s = v.resolve(a.positional[0], iri);
+  if (!s.ok) return fail(s.message);
+  provio::viz::DotOptions opt;
+  opt.depth = a.depth;
+  opt.down = a.down;
+  opt.up = a.up || !a.down;
+  std::string dot = provio::viz::lineage_dot(v, v.activities(), {iri}, opt);
+  if (ext == "dot") return write_file(a.output, dot);
+  std::string err = provio::viz::render(dot, ext, a.output);
+  return err.empty() ? 0 : fail(err);
+}
+
+int cmd_report(const Args& a) {
+  if (a.output.empty()) return usage_error("report: missing -o OUT.html");
+  provio::query::Graph g;
+  if (int rc = load(a, 0, g)) return rc;
+  provio::query::View v(g);
+  std::string title;
+  for (const auto& i : a.inputs) title += (title.empty() ? "" : " ") + i;
+  for (const auto& i : a.positional) title += (title.empty() ? "" : " ") + i;
+  std::string html;
+  std::string err = provio::viz::write_report(v, title.empty() ? "provio" : title, html);
+  if (!err.empty()) return fail(err);
+  return write_file(a.output, html);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  if (argc < 2) return usage_error("missing command");
+  for (int i = 1; i < argc; ++i) {
+    std::string s = argv[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    if (s == "-h" || s == "--help") {
+      std::cout << kUsage;
+      std::cout.flush();
+      return std::cout ? 0 : 2;
+    } else if (s == "-o" || s == "--output") {
+      if (!value(a.output)) return usage_error(s + " needs a value");
+    } else if (s == "-i" || s == "--input" || s == "--store") {
+      std::string in;
+      if (!value(in)) return usage_error(s + " needs a value");
+      a.inputs.push_back(in);
+    } else if (s == "--depth") {
+      std::string d;
+      if (!value(d)) return usage_error("--depth needs a value");
+      char* end = nullptr;
+      long n = std::strtol(d.c_str(), &end, 10);
+      if (d == "all") n = -1;
+      else if (d.empty() || *end || n < 0) return usage_error("--depth takes a number >= 0 or 'all'");
+      a.depth = static_cast<int>(n);
+    } else if (s == "--up") {
+      a.up = true;
+    } else if (s == "--down") {
+      a.down = true;
+    } else if (s == "--both") {
+      a.up = a.down = true;
+    } else if (s.size() > 1 && s[0] == '-') {
+      return usage_error("unknown option '" + s + "'");
+    } else if (a.command.empty()) {
+      a.command = s;
+    } else {
+      a.positional.push_back(s);
+    }
+  }
+  if (a.command == "lineage") return cmd_lineage(a);
+  if (a.command == "report") return cmd_report(a);
+  return usage_error(a.command.empty() ? "missing command" : "unknown command '" + a.command + "'");
+}

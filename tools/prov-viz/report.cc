@@ -1,0 +1,321 @@
+// The HTML report (see report.h).
+#include "report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <unistd.h>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "lineage_dot.h"
+#include "questions.h"
+
+namespace provio::viz {
+namespace {
+
+using query::ActivityRecord;
+using query::Table;
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// µs since the epoch of an xsd:dateTime "YYYY-MM-DDThh:mm:ss[.ffffff]Z"; -1 if malformed.
+long long parse_time(const std::string& t) {
+  std::tm tm{};
+  int y, mo, d, h, mi;
+  double s;
+  if (std::sscanf(t.c_str(), "%d-%d-%dT%d:%d:%lf", &y, &mo, &d, &h, &mi, &s) != 6) return -1;
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = 0;
+  return static_cast<long long>(timegm(&tm)) * 1000000 + static_cast<long long>(s * 1e6 + 0.5);
+}
+
+std::string seconds_text(double s) {
+  char buf[32];
+  if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.1f µs", s * 1e6);
+  else if (s < 1) std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
+void table_html(std::ostringstream& out, const Table& t, const std::vector<std::string>& skip = {"iri"}) {
+  out << "<table class=\"sortable\"><thead><tr>";
+  std::vector<std::size_t> cols;
+  for (std::size_t i = 0; i < t.columns.size(); ++i) {
+    if (std::find(skip.begin(), skip.end(), t.columns[i]) != skip.end()) continue;
+    cols.push_back(i);
+    out << "<th>" << html_escape(t.columns[i]) << "</th>";
+  }
+  out << "</tr></thead><tbody>\n";
+  for (const auto& row : t.rows) {
+    out << "<tr>";
+    for (std::size_t i : cols) {
+      const auto& c = row[i];
+      bool num = !c.datatype.empty();
+      out << (num ? "<td class=\"num\">" : "<td>") << html_escape(c.value) << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</tbody></table>\n";
+}
+
+// Horizontal bar chart as inline SVG: label, bar, value text.
+void bars(std::ostringstream& out, const std::string& title, const std::vector<std::pair<std::string, double>>& items,
+          const std::function<std::string(double)>& fmt, const char* colour) {
+  out << "<figure class=\"chart\"><figcaption>" << html_escape(title) << "</figcaption>";
+  if (items.empty()) {
+    out << "<p class=\"none\">no data</p></figure>\n";
+    return;
+  }
+  double max = 0;
+  for (const auto& [l, x] : items) max = std::max(max, x);
+  const int row_h = 22, label_w = 260, bar_w = 360, h = static_cast<int>(items.size()) * row_h + 4;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + bar_w + 110 << "\" height=\"" << h
+      << "\" role=\"img\">";
+  int y = 2;
+  for (const auto& [label, x] : items) {
+    int w = max > 0 ? static_cast<int>(bar_w * x / max + 0.5) : 0;
+    std::string shown = label.size() > 40 ? "…" + label.substr(label.size() - 39) : label;
+    out << "<g><title>" << html_escape(label) << ": " << html_escape(fmt(x)) << "</title>"
+        << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">" << html_escape(shown)
+        << "</text><rect x=\"" << label_w << "\" y=\"" << y + 3 << "\" width=\"" << std::max(w, 1)
+        << "\" height=\"16\" fill=\"" << colour << "\"/><text x=\"" << label_w + std::max(w, 1) + 6 << "\" y=\""
+        << y + 15 << "\">" << html_escape(fmt(x)) << "</text></g>";
+    y += row_h;
+  }
+  out << "</svg></figure>\n";
+}
+
+void timeline(std::ostringstream& out, query::View& v, const std::vector<ActivityRecord>& records) {
+  // Rows: ranks when known, else program executions.
+  struct Span {
+    long long start, end;
+    std::string label;
+    bool write;
+  };
+  std::map<std::string, std::vector<Span>> rows;
+  long long t0 = -1, t1 = -1;
+  bool trace = false;
+  for (const auto& r : records) {
+    long long s = parse_time(r.start), e = parse_time(r.end);
+    if (s < 0 || e < s) continue;
+    std::string row = !r.rank.empty() ? "rank " + r.rank : (r.program.empty() ? "?" : v.program_label(r.program));
+    std::string what = r.api + " " + v.entity_label(r.entity, false) + " ×" + std::to_string(r.count) + ", " +
+                       human_bytes(r.bytes);
+    rows[row].push_back({s, e, what, r.op == "Write" || r.op == "Create"});
+    if (t0 < 0 || s < t0) t0 = s;
+    if (e > t1) t1 = e;
+    // Trace-level activities are one call each: their IRI ends in /c<number>.
+    auto slash = r.iri.rfind('/');
+    if (slash != std::string::npos && r.iri.size() > slash + 2 && r.iri[slash + 1] == 'c' &&
+        r.iri.find_first_not_of("0123456789", slash + 2) == std::string::npos)
+      trace = true;
+  }
+  out << "<h2 id=\"timeline\">Timeline</h2>\n";
+  if (rows.empty()) {
+    out << "<p class=\"none\">no timed activities</p>\n";
+    return;
+  }
+  out << "<p class=\"note\">" << (trace ? "Trace-level provenance: one bar per call."
+                                        : "Summary-level provenance: one bar per activity spans its first to last call "
+                                          "(record with PROVIO_LEVEL=trace for per-call bars).")
+      << " Blue: reads and other uses; orange: writes. Hover a bar for details.</p>\n";
+  const int label_w = 200, width = 760, row_h = 24;
+  double span = static_cast<double>(std::max(1LL, t1 - t0));
+  int h = static_cast<int>(rows.size()) * row_h + 24;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"" << label_w + width + 10
+      << "\" height=\"" << h << "\" role=\"img\">";
+  int y = 0;
+  for (const auto& [row, spans] : rows) {
+    out << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 16 << "\" text-anchor=\"end\">" << html_escape(row)
+        << "</text><line x1=\"" << label_w << "\" x2=\"" << label_w + width << "\" y1=\"" << y + 12 << "\" y2=\""
+        << y + 12 << "\" stroke=\"#ddd\"/>";
+    for (const auto& s : spans) {
+      double x = label_w + width * (s.start - t0) / span;
+      double w = std::max(2.0, width * (s.end - s.start) / span);
+      char geo[96];
+      std::snprintf(geo, sizeof geo, "x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\"", x, y + 4, w);
+      out << "<rect " << geo << " fill=\"" << (s.write ? "#F28E2B" : "#4E79A7") << "\" opacity=\"0.8\"><title>"
+          << html_escape(s.label) << "</title></rect>";
+    }
+    y += row_h;
+  }
+  out << "<text x=\"" << label_w << "\" y=\"" << y + 14 << "\">0</text><text x=\"" << label_w + width << "\" y=\""
+      << y + 14 << "\" text-anchor=\"end\">" << html_escape(seconds_text(span / 1e6)) << "</text></svg>\n";
+}
+
+constexpr const char* kStyle = R"(
+body{font-family:Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1200px}
+h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}
+.card{background:#f4f6fa;border:1px solid #d8dde6;border-radius:6px;padding:10px 16px;min-width:120px}
+.card b{display:block;font-size:20px}.card span{font-size:12px;color:#555}
+table{border-collapse:collapse;font-size:13px;margin:8px 0}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}
+th{background:#eef1f6;cursor:pointer;user-select:none}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.chart{display:inline-block;vertical-align:top;margin:8px 16px 8px 0}.chart svg text{font-size:12px}
+figcaption{font-weight:bold;font-size:13px;margin-bottom:4px}.none,.note{color:#666;font-size:13px}
+.timeline text{font-size:12px}.graph svg{max-width:100%;height:auto}
+details{margin:4px 0}summary{cursor:pointer}
+)";
+
+// Click a column header to sort a table (numbers numerically).
+constexpr const char* kScript = R"(
+document.querySelectorAll('table.sortable th').forEach(function (th, index) {
+  th.addEventListener('click', function () {
+    var body = th.closest('table').tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var desc = th.getAttribute('data-desc') !== 'true';
+    th.setAttribute('data-desc', desc ? 'true' : 'false');
+    rows.sort(function (a, b) {
+      var x = a.cells[index].textContent, y = b.cells[index].textContent;
+      var nx = parseFloat(x), ny = parseFloat(y);
+      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
+      return desc ? -c : c;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  });
+});
+)";
+
+}  // namespace
+
+std::string write_report(query::View& v, const std::string& title, std::string& html) {
+  auto records = v.activities();
+  auto programs = v.programs();
+  std::set<std::string> ranks, threads, jobs;
+  long long t0 = -1, t1 = -1;
+  std::uint64_t read = 0, written = 0, calls = 0;
+  for (const auto& p : programs) {
+    const auto& info = v.program(p);
+    if (!info.job.empty()) jobs.insert(info.job);
+    long long s = parse_time(info.start), e = parse_time(info.end);
+    if (s >= 0 && (t0 < 0 || s < t0)) t0 = s;
+    if (e > t1) t1 = e;
+  }
+  for (const auto& r : records) {
+    if (!r.rank.empty()) ranks.insert(r.rank);
+    if (!r.thread.empty()) threads.insert(r.thread);
+    if (r.op == "Read") read += r.bytes;
+    if (r.op == "Write") written += r.bytes;
+    calls += r.count;
+  }
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "script-src 'unsafe-inline'; img-src data:\">"
+         "<title>provio report: "
+      << html_escape(title) << "</title><style>" << kStyle << "</style></head><body>\n";
+  out << "<h1>provio report</h1><p class=\"note\">" << html_escape(title) << "</p>\n";
+  auto card = [&](const std::string& value, const char* what) {
+    out << "<div class=\"card\"><b>" << html_escape(value) << "</b><span>" << what << "</span></div>";
+  };
+  out << "<div class=\"cards\">";
+  std::string job_text;
+  for (const auto& j : jobs) job_text += (job_text.empty() ? "" : ", ") + j;
+  card(job_text.empty() ? "—" : job_text, "job");
+  card(std::to_string(programs.size()), "program executions");
+  card(std::to_string(ranks.size()), "ranks");
+  card(std::to_string(threads.size()), "threads");
+  card(t0 >= 0 && t1 >= t0 ? seconds_text(static_cast<double>(t1 - t0) / 1e6) : "—", "duration");
+  card(std::to_string(calls), "I/O calls");
+  card(human_bytes(read), "read");
+  card(human_bytes(written), "written");
+  out << "</div>\n";
+
+  out << "<h2 id=\"programs\">Programs</h2>\n";
+  table_html(out, query::programs_table(v), {"iri", "executable"});
+
+  out << "<h2 id=\"costs\">Top I/O costs</h2>\n";
+  auto chart = [&](const std::string& by, const std::string& what, int col, const char* colour) {
+    Table t;
+    if (!query::stats(v, records, by, -1, t).empty()) return;
+    std::vector<std::pair<std::string, double>> items;
+    for (const auto& row : t.rows) items.emplace_back(row[0].value, std::strtod(row[col].value.c_str(), nullptr));
+    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (items.size() > 10) items.resize(10);
+    if (col == 3) bars(out, what, items, [](double x) { return seconds_text(x); }, colour);
+    else bars(out, what, items, [](double x) { return human_bytes(static_cast<std::uint64_t>(x)); }, colour);
+  };
+  chart("file", "Time per file", 3, "#E15759");
+  chart("file", "Bytes per file", 2, "#59A14F");
+  chart("api", "Time per API", 3, "#E15759");
+  chart("object", "Bytes per HDF5 object", 2, "#59A14F");
+  if (!ranks.empty()) chart("rank", "Time per rank", 3, "#E15759");
+  else chart("program", "Time per program", 3, "#E15759");
+
+  out << "<h2 id=\"files\">Files and objects</h2>\n";
+  Table files = query::files_table(v, records);
+  table_html(out, files);
+  for (const auto& row : files.rows) {
+    Table objs = query::objects_table(v, records, row.back().value);
+    if (objs.rows.empty()) continue;
+    out << "<details><summary>" << html_escape(row[0].value) << " — " << objs.rows.size() << " objects</summary>";
+    table_html(out, objs);
+    out << "</details>\n";
+  }
+
+  timeline(out, v, records);
+
+  // Outputs: files generated by some program and used by none.
+  query::Lineage lin(v);
+  std::set<std::string> generated, used;
+  for (const auto& p : programs) {
+    for (const auto& e : lin.generated(p))
+      if (v.file_of(e) == e) generated.insert(e);
+    for (const auto& e : lin.inputs(p)) used.insert(v.file_of(e));
+  }
+  std::vector<std::string> outputs;
+  for (const auto& e : generated)
+    if (!used.count(e)) outputs.push_back(e);
+  out << "<h2 id=\"lineage\">Lineage of the outputs</h2>\n";
+  if (outputs.empty()) {
+    out << "<p class=\"none\">no output files</p>\n";
+  } else {
+    std::string names;
+    for (const auto& o : outputs) names += (names.empty() ? "" : ", ") + v.entity_label(o, false);
+    out << "<p class=\"note\">Outputs: " << html_escape(names)
+        << ". Entities are yellow ellipses, activities blue boxes, program executions orange houses.</p>\n";
+    DotOptions opt;
+    opt.max_nodes = 150;
+    std::string dot = lineage_dot(v, records, outputs, opt);
+    char tmpl[] = "/tmp/prov-viz-svg-XXXXXX";
+    int fd = mkstemp(tmpl);
+    if (fd < 0) return "cannot create a temporary file";
+    ::close(fd);
+    std::string err = render(dot, "svg", tmpl);
+    std::ifstream in(tmpl);
+    std::stringstream svg;
+    svg << in.rdbuf();
+    ::unlink(tmpl);
+    if (!err.empty()) return err;
+    std::string s = svg.str();
+    auto start = s.find("<svg");  // drop the XML prolog and DOCTYPE: the SVG goes inline
+    out << "<div class=\"graph\">" << (start == std::string::npos ? "" : s.substr(start)) << "</div>\n";
+  }
+  out << "<script>" << kScript << "</script>\n</body></html>\n";
+  html = out.str();
+  return "";
+}
+
+}  // namespace provio::viz

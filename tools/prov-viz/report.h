@@ -1,0 +1,16 @@
+// The HTML report: one self-contained page (inline CSS, SVG and JS; no network, no external
+// file) a person reads to understand a job: programs, ranks, threads, duration; files and
+// objects with bytes; top I/O costs as bar charts; a per-rank timeline; the outputs' lineage.
+// Hard rule: every piece of graph text is HTML-escaped; the page must load with no console error.
+#pragma once
+
+#include <string>
+
+#include "view.h"
+
+namespace provio::viz {
+
+// Writes the report for the loaded graph. `title` names the inputs. Returns "" or an error.
+std::string write_report(query::View& v, const std::string& title, std::string& html);
+
+}  // namespace provio::viz
