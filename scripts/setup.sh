@@ -31,7 +31,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   librdf0-dev libraptor2-dev librasqal3-dev raptor2-utils rasqal-utils redland-utils
   libgtest-dev libgmock-dev libbenchmark-dev
-  graphviz python3 python3-rdflib python3-numpy
+  graphviz python3 python3-rdflib python3-numpy chromium
   zlib1g-dev
 )
 missing=()
