@@ -40,8 +40,10 @@ class Registry {
     EntityId id = static_cast<EntityId>(n + 1);  // 0 is kNoEntity
     auto& chunk = chunks_[id >> kChunkBits];
     if (!chunk) chunk = std::make_unique<std::array<Entity, kChunkSize>>();
+    std::string term;
+    append_iri_term(term, iri);
     (*chunk)[id & (kChunkSize - 1)] =
-        Entity{cls, parent, iri, std::string(label), std::string(type)};
+        Entity{cls, parent, iri, std::move(term), std::string(label), std::string(type)};
     index_.emplace(std::move(iri), id);
     count_.store(n + 1, std::memory_order_release);
     return id;

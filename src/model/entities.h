@@ -17,6 +17,7 @@ struct Entity {
   EntityClass cls;
   EntityId parent;    // file of an object, owner of an attribute, kNoEntity otherwise
   std::string iri;    // absolute IRI, already encoded
+  std::string term;   // the IRI as a Turtle term "<…>", ready to copy into a statement
   std::string label;  // human name: path, object path or attribute name (raw bytes)
   std::string type;   // extra rdf:type (prefixed name or <iri>) for kRecord entities, else empty
 };

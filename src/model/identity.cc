@@ -111,6 +111,11 @@ Identity* read_identity() {
   id->workflow = config().workflow;
   id->campaign = config().campaign;
   fill_iris(*id);
+  if (id->exec_iri == id->parent_exec_iri) {
+    // exec without fork keeps pid and process start time: the new program is a new execution.
+    id->start_ns = clock::wall_ns();
+    fill_iris(*id);
+  }
   errno = saved;
   return id;
 }
@@ -137,6 +142,7 @@ void renew_identity_after_fork() {
   // on purpose (the parent's buffers, discarded by the store, may still point into it).
   Identity* old = g_identity.load(std::memory_order_relaxed);
   if (!old) return;
+  if (old->pid == getpid()) return;  // already renewed (the store and the preload shim both call this)
   auto* id = new Identity(*old);
   id->pid = getpid();
   id->start_ns = clock::wall_ns();

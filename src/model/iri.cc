@@ -21,6 +21,16 @@ constexpr std::array<bool, 256> make_unreserved() {
 }
 constexpr std::array<bool, 256> kUnreserved = make_unreserved();
 
+// Bytes that may not appear raw inside <…> (Turtle IRIREF).
+constexpr std::array<bool, 256> make_iri_forbidden() {
+  std::array<bool, 256> t{};
+  for (int c = 0; c <= 0x20; ++c) t[c] = true;
+  for (char c : {'<', '>', '"', '{', '}', '|', '^', '`', '\\'}) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}
+constexpr std::array<bool, 256> kIriForbidden = make_iri_forbidden();
+constexpr char kHex[] = "0123456789ABCDEF";
+
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -53,7 +63,6 @@ std::string normalise(std::string_view path) {
 }  // namespace
 
 void append_percent_encoded(std::string& out, std::string_view text, bool keep_slash) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::size_t run = 0;  // start of the current run of bytes that need no encoding
   for (std::size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
@@ -65,6 +74,22 @@ void append_percent_encoded(std::string& out, std::string_view text, bool keep_s
     run = i + 1;
   }
   out.append(text.data() + run, text.size() - run);
+}
+
+void append_iri_term(std::string& out, std::string_view iri) {
+  out += '<';
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < iri.size(); ++i) {
+    auto c = static_cast<unsigned char>(iri[i]);
+    if (!kIriForbidden[c]) continue;
+    out.append(iri.data() + run, i - run);
+    out += '%';
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+    run = i + 1;
+  }
+  out.append(iri.data() + run, iri.size() - run);
+  out += '>';
 }
 
 std::string percent_decode(std::string_view text) {

@@ -15,6 +15,10 @@ namespace provio::model {
 // Appends `text` percent-encoded; '/' is kept when `keep_slash`.
 void append_percent_encoded(std::string& out, std::string_view text, bool keep_slash);
 
+// Appends `iri` as a Turtle/N-Triples IRI term "<…>", percent-encoding the bytes IRIREF forbids
+// (controls, space, <>"{}|^`\). Our own IRIs contain none, so this is a plain copy for them.
+void append_iri_term(std::string& out, std::string_view iri);
+
 // Inverse of append_percent_encoded (malformed escapes are kept verbatim).
 std::string percent_decode(std::string_view text);
 

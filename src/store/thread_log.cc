@@ -2,6 +2,7 @@
 #include "store/thread_log.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <thread>
 
@@ -23,6 +24,12 @@ using model::Op;
 std::atomic<bool> g_write_through{false};
 constexpr std::size_t kRecordCapacity = 256;        // workflow records per thread between flushes
 constexpr std::size_t kRecordArenaBytes = 32 << 10;  // their strings
+
+void append_decimal(std::string& out, std::uint64_t n) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, n);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
 
 std::size_t round_up_pow2(std::size_t n) {
   std::size_t p = 16;
@@ -215,6 +222,8 @@ void ThreadLog::write_header() {
   }
 
   thread_iri_ = x + "/thread/" + std::to_string(thread_index_);
+  thread_term_.clear();
+  model::append_iri_term(thread_term_, thread_iri_);
   t.iri(thread_iri_).name("rdf:type").name("prov:Agent").end();
   t.iri(thread_iri_).name("rdf:type").name("provio:Thread").end();
   t.iri(thread_iri_).name("prov:actedOnBehalfOf").iri(x).end();
@@ -258,20 +267,28 @@ void ThreadLog::declare_entity(EntityId id) {
   }
 }
 
-std::string ThreadLog::activity_iri_for(const SummarySlot& s) const {
-  std::string iri = thread_iri_;
-  iri += '/';
-  model::append_percent_encoded(iri, model::api_name(s.api), false);
-  iri += '/';
-  iri += model::op_name(s.op);
-  iri += "/e";
-  iri += std::to_string(s.entity);
-  if (s.other != model::kNoEntity) iri += "-" + std::to_string(s.other);
-  if (s.flags) iri += "/f" + std::to_string(s.flags);
-  return iri;
+// `<thread IRI/api/Op/e<n>[-<m>][/f<flags>]>`: made of already-encoded pieces, so it is built as a
+// term directly (no escaping scan).
+void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) const {
+  term.assign(thread_term_, 0, thread_term_.size() - 1);
+  term += '/';
+  model::append_percent_encoded(term, model::api_name(s.api), false);
+  term += '/';
+  term += model::op_name(s.op);
+  term += "/e";
+  append_decimal(term, s.entity);
+  if (s.other != model::kNoEntity) {
+    term += '-';
+    append_decimal(term, s.other);
+  }
+  if (s.flags) {
+    term += "/f";
+    append_decimal(term, s.flags);
+  }
+  term += '>';
 }
 
-void ThreadLog::describe_activity(const std::string& act, Op op, model::ApiId api, std::uint8_t flags,
+void ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId api, std::uint8_t flags,
                                   EntityId entity, EntityId other) {
   declare_entity(entity);
   if (other != model::kNoEntity) declare_entity(other);
@@ -279,44 +296,48 @@ void ThreadLog::describe_activity(const std::string& act, Op op, model::ApiId ap
   const model::Entity* o = model::entity(other);
   model::OpTerms terms = model::terms(op);
   Turtle t(out_);
-  t.iri(act).name("rdf:type").name("prov:Activity").end();
-  t.iri(act).name("rdf:type").name(terms.activity_class).end();
-  t.iri(act).name("provio:api").str(model::api_name(api)).end();
-  t.iri(act).name("prov:wasAssociatedWith").iri(thread_iri_).end();
+  t.name(act).name("rdf:type").name("prov:Activity").end();
+  t.name(act).name("rdf:type").name(terms.activity_class).end();
+  t.name(act).name("provio:api").str(model::api_name(api)).end();
+  t.name(act).name("prov:wasAssociatedWith").name(thread_term_).end();
   if (!e) return;
   if (terms.generates) {
-    t.iri(e->iri).name("prov:wasGeneratedBy").iri(act).end();
-    t.iri(e->iri).name("prov:wasAttributedTo").iri(model::identity().exec_iri).end();
+    t.name(e->term).name("prov:wasGeneratedBy").name(act).end();
+    t.name(e->term).name("prov:wasAttributedTo").iri(model::identity().exec_iri).end();
   } else {
-    t.iri(act).name("prov:used").iri(e->iri).end();
+    t.name(act).name("prov:used").name(e->term).end();
   }
-  t.iri(e->iri).name(terms.relation).iri(act).end();
+  t.name(e->term).name(terms.relation).name(act).end();
   if (o) {
     // rename, copy, link: the new name is derived from the old and inherits its history
-    t.iri(o->iri).name("prov:wasDerivedFrom").iri(e->iri).end();
-    t.iri(o->iri).name("prov:wasGeneratedBy").iri(act).end();
+    t.name(o->term).name("prov:wasDerivedFrom").name(e->term).end();
+    t.name(o->term).name("prov:wasGeneratedBy").name(act).end();
   }
-  if (flags & model::kFlagCollective) t.iri(act).name("provio:transfer").str("collective").end();
-  if (flags & model::kFlagIndependent) t.iri(act).name("provio:transfer").str("independent").end();
-  if (flags & model::kFlagNested) t.iri(act).name("provio:nested").boolean(true).end();
+  if (flags & model::kFlagCollective) t.name(act).name("provio:transfer").str("collective").end();
+  if (flags & model::kFlagIndependent) t.name(act).name("provio:transfer").str("independent").end();
+  if (flags & model::kFlagNested) t.name(act).name("provio:nested").boolean(true).end();
 }
 
 void ThreadLog::write_summaries() {
+  std::string act, part;
   for (std::size_t i = 0; i <= slot_mask_ && slots_used_ > 0; ++i) {
     SummarySlot& s = slots_[i];
     if (!s.used) continue;
-    std::string act = activity_iri_for(s);
+    activity_term_for(s, act);
     describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
     // Measures go on a part node named by this flush: merging several flushes or threads keeps
     // every part (identical measures would otherwise collapse into one triple) and folds them.
-    std::string part = act + "/p" + std::to_string(flush_seq_);
+    part.assign(act, 0, act.size() - 1);
+    part += "/p";
+    append_decimal(part, flush_seq_);
+    part += '>';
     Turtle t(out_);
-    t.iri(act).name("provio:partial").iri(part).end();
-    t.iri(part).name("provio:count").u64(s.count).end();
-    t.iri(part).name("provio:bytes").u64(s.bytes).end();
-    t.iri(part).name("provio:elapsed").seconds(s.elapsed_ns).end();
-    t.iri(part).name("prov:startedAtTime").time(s.first_start_ns).end();
-    t.iri(part).name("prov:endedAtTime").time(s.last_end_ns).end();
+    t.name(act).name("provio:partial").name(part).end();
+    t.name(part).name("provio:count").u64(s.count).end();
+    t.name(part).name("provio:bytes").u64(s.bytes).end();
+    t.name(part).name("provio:elapsed").seconds(s.elapsed_ns).end();
+    t.name(part).name("prov:startedAtTime").time(s.first_start_ns).end();
+    t.name(part).name("prov:endedAtTime").time(s.last_end_ns).end();
     s.used = false;
     --slots_used_;
     if (out_.size() >= kWriteChunk) {
@@ -327,17 +348,21 @@ void ThreadLog::write_summaries() {
 }
 
 void ThreadLog::write_traces() {
+  std::string act;
   for (std::size_t i = 0; i < events_used_; ++i) {
     const model::Event& ev = events_[i];
-    std::string act = thread_iri_ + "/c" + std::to_string(++call_seq_);
+    act.assign(thread_term_, 0, thread_term_.size() - 1);
+    act += "/c";
+    append_decimal(act, ++call_seq_);
+    act += '>';
     describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
     Turtle t(out_);
-    t.iri(act).name("provio:count").u64(1).end();
-    t.iri(act).name("provio:bytes").u64(ev.bytes).end();
-    t.iri(act).name("provio:elapsed").seconds(ev.elapsed_ns).end();
-    if (ev.offset != model::kNoOffset) t.iri(act).name("provio:offset").i64(ev.offset).end();
-    t.iri(act).name("prov:startedAtTime").time(ev.start_ns).end();
-    t.iri(act).name("prov:endedAtTime").time(ev.start_ns + ev.elapsed_ns).end();
+    t.name(act).name("provio:count").u64(1).end();
+    t.name(act).name("provio:bytes").u64(ev.bytes).end();
+    t.name(act).name("provio:elapsed").seconds(ev.elapsed_ns).end();
+    if (ev.offset != model::kNoOffset) t.name(act).name("provio:offset").i64(ev.offset).end();
+    t.name(act).name("prov:startedAtTime").time(ev.start_ns).end();
+    t.name(act).name("prov:endedAtTime").time(ev.start_ns + ev.elapsed_ns).end();
     if (out_.size() >= kWriteChunk) {
       file_.write(out_);
       out_.clear();

@@ -75,8 +75,8 @@ class ThreadLog {
   void flush_locked(bool closing = false);
   void write_header();
   void declare_entity(model::EntityId id);
-  std::string activity_iri_for(const SummarySlot& s) const;
-  void describe_activity(const std::string& act, model::Op op, model::ApiId api, std::uint8_t flags,
+  void activity_term_for(const SummarySlot& s, std::string& term) const;
+  void describe_activity(std::string_view act, model::Op op, model::ApiId api, std::uint8_t flags,
                          model::EntityId entity, model::EntityId other);
   void write_summaries();
   void write_traces();
@@ -86,6 +86,7 @@ class ThreadLog {
   unsigned thread_index_;
   pid_t tid_;
   std::string thread_iri_;
+  std::string thread_term_;  // thread_iri_ as a Turtle term
 
   // summary
   std::unique_ptr<SummarySlot[]> slots_;

@@ -2,6 +2,8 @@
 // copies clean runs in bulk.
 #include "store/turtle.h"
 
+#include "model/iri.h"
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -9,15 +11,6 @@
 
 namespace provio::store {
 namespace {
-
-// Bytes that may not appear raw inside <…> (Turtle IRIREF).
-constexpr std::array<bool, 256> make_iri_bad() {
-  std::array<bool, 256> t{};
-  for (int c = 0; c <= 0x20; ++c) t[c] = true;
-  for (char c : {'<', '>', '"', '{', '}', '|', '^', '`', '\\'}) t[static_cast<unsigned char>(c)] = true;
-  return t;
-}
-constexpr std::array<bool, 256> kIriBad = make_iri_bad();
 
 constexpr char kHex[] = "0123456789ABCDEF";
 
@@ -47,6 +40,13 @@ void append_number(std::string& out, T v) {
   char buf[32];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+// Appends `v` as exactly `digits` decimal digits, zero-padded.
+void append_fraction(std::string& out, std::uint64_t v, int digits) {
+  char buf[20];
+  for (int i = digits - 1; i >= 0; --i, v /= 10) buf[i] = static_cast<char>('0' + v % 10);
+  out.append(buf, static_cast<std::size_t>(digits));
 }
 
 }  // namespace
@@ -89,14 +89,20 @@ void append_escaped_string(std::string& out, std::string_view text) {
 }
 
 void append_datetime(std::string& out, std::uint64_t ns) {
+  // Flushes format thousands of times within the same second: keep that second's text.
+  thread_local std::time_t cached_secs = -1;
+  thread_local char cached[80];  // 21 bytes in practice; sized for any int the compiler imagines
   std::time_t secs = static_cast<std::time_t>(ns / 1000000000u);
-  unsigned micros = static_cast<unsigned>((ns / 1000u) % 1000000u);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[40];
-  int n = std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06uZ", tm.tm_year + 1900,
-                        tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
-  out.append(buf, static_cast<std::size_t>(n));
+  if (secs != cached_secs) {
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    std::snprintf(cached, sizeof cached, "%04d-%02d-%02dT%02d:%02d:%02d.", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    cached_secs = secs;
+  }
+  out += cached;
+  append_fraction(out, static_cast<unsigned>((ns / 1000u) % 1000000u), 6);
+  out += 'Z';
 }
 
 void Turtle::sep() {
@@ -105,30 +111,15 @@ void Turtle::sep() {
 
 Turtle& Turtle::iri(std::string_view iri) {
   sep();
-  if (iri.empty()) {
-    bad_ = true;
-    return *this;
-  }
-  out_ += '<';
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < iri.size(); ++i) {
-    auto c = static_cast<unsigned char>(iri[i]);
-    if (!kIriBad[c]) continue;
-    out_.append(iri.data() + run, i - run);
-    out_ += '%';
-    out_ += kHex[c >> 4];
-    out_ += kHex[c & 15];
-    run = i + 1;
-  }
-  out_.append(iri.data() + run, iri.size() - run);
-  out_ += '>';
+  if (iri.empty()) bad_ = true;
+  else model::append_iri_term(out_, iri);
   return *this;
 }
 
-Turtle& Turtle::name(std::string_view prefixed) {
+Turtle& Turtle::name(std::string_view term) {
   sep();
-  if (prefixed.empty()) bad_ = true;
-  out_ += prefixed;
+  if (term.empty()) bad_ = true;
+  out_ += term;
   return *this;
 }
 
@@ -168,11 +159,11 @@ Turtle& Turtle::dbl(double v) {
 
 Turtle& Turtle::seconds(std::uint64_t ns) {
   sep();
-  char buf[40];
-  int n = std::snprintf(buf, sizeof buf, "\"%llu.%09llu\"^^xsd:double",
-                        static_cast<unsigned long long>(ns / 1000000000u),
-                        static_cast<unsigned long long>(ns % 1000000000u));
-  out_.append(buf, static_cast<std::size_t>(n));
+  out_ += '"';
+  append_number(out_, ns / 1000000000u);
+  out_ += '.';
+  append_fraction(out_, ns % 1000000000u, 9);
+  out_ += "\"^^xsd:double";
   return *this;
 }
 

@@ -17,7 +17,9 @@ class Turtle {
   explicit Turtle(std::string& out) : out_(out), start_(out.size()) {}
 
   Turtle& iri(std::string_view iri);        // <iri>, IRIREF-illegal bytes percent-encoded
-  Turtle& name(std::string_view prefixed);  // prov:used — a vocabulary term, written verbatim
+  // A term written verbatim: a prefixed name (prov:used) or an IRI term already made by
+  // model::append_iri_term (model::Entity::term). Saves re-scanning IRIs on every statement.
+  Turtle& name(std::string_view term);
   Turtle& str(std::string_view text);       // "text", escaped; invalid UTF-8 becomes U+FFFD
   Turtle& u64(std::uint64_t n);             // "n"^^xsd:unsignedLong
   Turtle& i64(std::int64_t n);              // "n"^^xsd:long
