@@ -1,0 +1,68 @@
+// Descriptor table (see fd_table.h).
+#include "posix/fd_table.h"
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+
+namespace provio::posix {
+namespace {
+
+// Zero-initialised .bss (256 KiB of address space, touched only where descriptors are used).
+std::atomic<std::uint32_t> g_direct[FdTable::kDirect];
+
+struct Overflow {
+  std::mutex mutex;
+  std::unordered_map<int, std::uint32_t> map;  // guarded by mutex
+};
+
+Overflow& overflow() {
+  static Overflow* o = new Overflow;  // never destroyed: descriptors are used during exit
+  return *o;
+}
+
+}  // namespace
+
+std::uint32_t FdTable::get(int fd) const {
+  if (fd < 0) return kIgnored;
+  if (fd < kDirect) return g_direct[fd].load(std::memory_order_relaxed);
+  Overflow& o = overflow();
+  std::lock_guard<std::mutex> lock(o.mutex);
+  auto it = o.map.find(fd);
+  return it == o.map.end() ? kUnknown : it->second;
+}
+
+void FdTable::set(int fd, std::uint32_t value) {
+  if (fd < 0) return;
+  if (fd < kDirect) {
+    g_direct[fd].store(value, std::memory_order_relaxed);
+    return;
+  }
+  Overflow& o = overflow();
+  std::lock_guard<std::mutex> lock(o.mutex);
+  if (value == kUnknown) o.map.erase(fd);
+  else o.map[fd] = value;
+}
+
+void FdTable::clear_range(unsigned first, unsigned last) {
+  for (unsigned fd = first; fd <= last && fd < static_cast<unsigned>(kDirect); ++fd) {
+    g_direct[fd].store(kUnknown, std::memory_order_relaxed);
+  }
+  if (last < static_cast<unsigned>(kDirect)) return;
+  Overflow& o = overflow();
+  std::lock_guard<std::mutex> lock(o.mutex);
+  for (auto it = o.map.begin(); it != o.map.end();) {
+    unsigned fd = static_cast<unsigned>(it->first);
+    it = (fd >= first && fd <= last) ? o.map.erase(it) : std::next(it);
+  }
+}
+
+void FdTable::lock_for_fork() { overflow().mutex.lock(); }
+void FdTable::unlock_after_fork() { overflow().mutex.unlock(); }
+
+FdTable& fd_table() {
+  static FdTable t;
+  return t;
+}
+
+}  // namespace provio::posix

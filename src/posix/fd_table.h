@@ -1,0 +1,41 @@
+// Which file each open descriptor names, for the wrappers of calls that only get a descriptor
+// (read, write, fsync, …) or a FILE* (through fileno).
+//
+// Hard rule: lookups are lock-free and allocation-free. Descriptors below kDirect live in a fixed
+// array of atomics indexed by the descriptor; the rare larger ones in a mutex-guarded map.
+//
+// A slot holds an entity id, kIgnored (a pipe, socket, excluded path, …) or kUnknown (never seen:
+// a descriptor inherited from the parent or opened by a call the shim does not wrap). Unknown
+// slots are resolved on first use through /proc/self/fd (paths.h). The table survives dup, dup2,
+// dup3 and fcntl(F_DUPFD*) (the wrappers copy the slot) and fork (the child inherits the same
+// open files, so it keeps the table; only the overflow lock is re-made). exec starts a new image
+// with an empty table: inherited descriptors are resolved again on first use.
+#pragma once
+
+#include <cstdint>
+
+#include "model/event.h"
+
+namespace provio::posix {
+
+inline constexpr std::uint32_t kUnknown = 0;            // == model::kNoEntity
+inline constexpr std::uint32_t kIgnored = 0xFFFFFFFFu;  // not a tracked file
+
+class FdTable {
+ public:
+  static constexpr int kDirect = 1 << 16;
+
+  std::uint32_t get(int fd) const;
+  void set(int fd, std::uint32_t value);
+  void clear(int fd) { set(fd, kUnknown); }
+  // close_range / closefrom: forget [first, last].
+  void clear_range(unsigned first, unsigned last);
+
+  // pthread_atfork handlers for the overflow lock.
+  static void lock_for_fork();
+  static void unlock_after_fork();
+};
+
+FdTable& fd_table();
+
+}  // namespace provio::posix

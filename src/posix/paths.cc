@@ -1,0 +1,306 @@
+// Names → entities for the preload shim (see paths.h).
+#include "posix/paths.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "model/config.h"
+#include "model/entities.h"
+#include "model/identity.h"
+#include "model/iri.h"
+#include "posix/fd_table.h"
+
+namespace provio::posix {
+namespace {
+
+using model::EntityClass;
+using model::EntityId;
+
+// System locations whose files are software, not data (Darshan excludes a similar list). The
+// dynamic loader's own opens of shared libraries never reach the shim (ld.so calls the kernel
+// directly); this list keeps out what programs read through libc: locale and timezone files,
+// /etc/passwd, Python's standard library, terminals, /proc.
+constexpr const char* kDefaultExclusions = "/proc:/sys:/dev:/run:/etc:/usr:/lib:/lib32:/lib64:/libx32:/bin:/sbin";
+
+struct Exclusions {
+  std::vector<std::string> prefixes;  // canonical and as written, both
+};
+
+std::atomic<Exclusions*> g_exclusions{nullptr};
+std::mutex g_exclusions_mutex;
+
+void add_prefix(Exclusions& ex, std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  if (p.empty() || p.front() != '/') return;
+  for (const std::string& q : ex.prefixes) {
+    if (q == p) return;
+  }
+  ex.prefixes.push_back(std::move(p));
+}
+
+Exclusions* build_exclusions() {
+  auto* ex = new Exclusions;
+  std::string spec = kDefaultExclusions;
+  if (const char* env = std::getenv("PROVIO_POSIX_EXCLUDE")) {
+    if (env[0] == '+') spec += std::string(":") + (env + 1);
+    else spec = env;
+  }
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    std::size_t colon = spec.find(':', start);
+    if (colon == std::string::npos) colon = spec.size();
+    std::string p = spec.substr(start, colon - start);
+    if (!p.empty()) {
+      add_prefix(*ex, p);
+      add_prefix(*ex, model::canonical_path(p));  // /lib is /usr/lib on merged-/usr systems
+    }
+    start = colon + 1;
+  }
+  // provio's own output directory: the core writes it through raw syscalls, but other programs of
+  // the workflow (prov-merge, a cp -r of the tree) read it.
+  const std::string& dir = model::config().dir;
+  add_prefix(*ex, model::canonical_path(dir.empty() ? model::default_output_dir() : dir));
+  return ex;
+}
+
+const Exclusions& exclusions() {
+  Exclusions* ex = g_exclusions.load(std::memory_order_acquire);
+  if (ex) return *ex;
+  std::lock_guard<std::mutex> lock(g_exclusions_mutex);
+  ex = g_exclusions.load(std::memory_order_relaxed);
+  if (!ex) {
+    ex = build_exclusions();
+    g_exclusions.store(ex, std::memory_order_release);
+  }
+  return *ex;
+}
+
+bool under(std::string_view path, std::string_view prefix) {
+  if (prefix == "/") return true;
+  return path.size() >= prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+         (path.size() == prefix.size() || path[prefix.size()] == '/');
+}
+
+// A cheap test on the path as written, before any syscall: absolute, no "..", under a prefix.
+bool lexically_excluded(const char* path) {
+  if (path[0] != '/' || std::strstr(path, "/..")) return false;
+  return excluded(path);
+}
+
+std::string readlink_fd(int fd) {
+  char link[40];
+  std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  char buf[PATH_MAX];
+  ssize_t n = readlink(link, buf, sizeof buf);
+  if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf) return {};
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The entity for a canonical path, or kIgnored.
+std::uint32_t intern(const std::string& canon, EntityClass cls) {
+  if (canon.empty() || canon.front() != '/' || ends_with(canon, " (deleted)")) return kIgnored;
+  if (excluded(canon) || !model::config().tracks(cls)) return kIgnored;
+  EntityId id = model::canonical_file_entity(canon, cls);
+  return id == model::kNoEntity ? kIgnored : id;
+}
+
+std::string dir_path(int dirfd) {
+  std::uint32_t v = fd_table().get(dirfd);
+  if (v != kUnknown && v != kIgnored) {
+    if (const model::Entity* e = model::entity(v)) return e->label;
+  }
+  return readlink_fd(dirfd);
+}
+
+// ---- per-thread name cache ----
+
+std::atomic<std::uint32_t> g_names_generation{1};
+
+constexpr std::size_t kCacheSize = 256;  // entries per thread, direct-mapped
+
+struct CacheEntry {
+  std::uint32_t generation = 0;  // 0: empty
+  std::uint32_t value = kIgnored;
+  std::size_t hash = 0;
+  std::uint8_t kind = 0;
+  std::string path;
+};
+
+struct NameCache {
+  CacheEntry entries[kCacheSize];
+};
+
+thread_local NameCache* tls_cache = nullptr;
+thread_local bool tls_cache_gone = false;
+
+struct CacheOwner {
+  ~CacheOwner() {
+    delete tls_cache;
+    tls_cache = nullptr;
+    tls_cache_gone = true;
+  }
+};
+thread_local CacheOwner tls_cache_owner;
+
+NameCache* cache() {
+  if (tls_cache || tls_cache_gone) return tls_cache;
+  tls_cache = new NameCache;
+  (void)&tls_cache_owner;  // registers the thread-exit destructor
+  static_cast<void>(tls_cache_owner);
+  return tls_cache;
+}
+
+std::uint8_t kind_of(bool follow, EntityClass cls) {
+  return static_cast<std::uint8_t>((static_cast<unsigned>(cls) << 1) | (follow ? 1u : 0u));
+}
+
+// Looks `path` up; on a miss returns the entry to fill (or nullptr without a cache).
+bool cache_find(std::string_view path, std::uint8_t kind, std::uint32_t* value, CacheEntry** slot) {
+  *slot = nullptr;
+  NameCache* c = cache();
+  if (!c) return false;
+  std::size_t h = std::hash<std::string_view>{}(path) ^ kind;
+  CacheEntry& e = c->entries[h & (kCacheSize - 1)];
+  std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
+  if (e.generation == gen && e.hash == h && e.kind == kind && e.path == path) {
+    *value = e.value;
+    return true;
+  }
+  e.generation = 0;  // being refilled
+  e.hash = h;
+  e.kind = kind;
+  *slot = &e;
+  return false;
+}
+
+void cache_fill(CacheEntry* slot, std::string_view path, std::uint32_t value, std::uint32_t gen) {
+  if (!slot) return;
+  slot->path.assign(path.data(), path.size());
+  slot->value = value;
+  slot->generation = gen;
+}
+
+}  // namespace
+
+void load_exclusions() {
+  Exclusions* fresh = build_exclusions();
+  std::lock_guard<std::mutex> lock(g_exclusions_mutex);
+  g_exclusions.store(fresh, std::memory_order_release);  // the old one is leaked: readers may hold it
+}
+
+bool excluded(std::string_view path) {
+  for (const std::string& p : exclusions().prefixes) {
+    if (under(path, p)) return true;
+  }
+  return false;
+}
+
+std::string canonical(int dirfd, const char* path, bool follow) {
+  std::string full;
+  if (path[0] == '/' || dirfd == AT_FDCWD) {
+    full = path;
+  } else {
+    std::string dir = dir_path(dirfd);
+    if (dir.empty() || dir.front() != '/') return {};
+    full = dir + "/" + path;
+  }
+  if (follow) return model::canonical_path(full);
+  // The last component is the thing itself (a symlink stays a symlink): resolve only its parent.
+  std::size_t slash = full.rfind('/');
+  std::string last = slash == std::string::npos ? full : full.substr(slash + 1);
+  if (last.empty() || last == "." || last == "..") return model::canonical_path(full);
+  std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : full.substr(0, slash);
+  std::string out = model::canonical_path(parent);
+  if (out != "/") out += '/';
+  out += last;
+  return out;
+}
+
+EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) {
+  if (!path || !*path) return model::kNoEntity;
+  if (lexically_excluded(path)) return model::kNoEntity;
+  bool cacheable = path[0] == '/' || dirfd == AT_FDCWD;
+  std::uint32_t value = kIgnored;
+  CacheEntry* slot = nullptr;
+  std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
+  std::string_view name(path);
+  if (!(cacheable && cache_find(name, kind_of(follow, cls), &value, &slot))) {
+    value = intern(canonical(dirfd, path, follow), cls);
+    if (cacheable) cache_fill(slot, name, value, gen);
+  }
+  return value == kIgnored ? model::kNoEntity : value;
+}
+
+EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
+  EntityClass cls = directory ? EntityClass::kDirectory : EntityClass::kFile;
+  std::uint32_t value = kIgnored;
+  if (path && *path && !lexically_excluded(path)) {
+    bool cacheable = path[0] == '/' || dirfd == AT_FDCWD;
+    CacheEntry* slot = nullptr;
+    std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
+    std::string_view name(path);
+    // Same key as path_entity's follow lookups: open follows symlinks too.
+    if (!(cacheable && cache_find(name, kind_of(true, cls), &value, &slot))) {
+      // The kernel's name for what was opened: one syscall, symlinks already resolved.
+      std::string canon = readlink_fd(fd);
+      if (canon.empty() || canon.front() != '/') canon = canonical(dirfd, path, true);
+      value = intern(canon, cls);
+      if (cacheable) cache_fill(slot, name, value, gen);
+    }
+  }
+  fd_table().set(fd, value);
+  return value == kIgnored ? model::kNoEntity : value;
+}
+
+EntityId fd_entity(int fd) {
+  std::uint32_t v = fd_table().get(fd);
+  if (v == kUnknown) {
+    // First use of a descriptor this image did not open: inherited, or opened by a call the shim
+    // does not see. Only regular files and directories are tracked.
+    struct stat st;
+    v = kIgnored;
+    if (fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+      v = intern(readlink_fd(fd), S_ISDIR(st.st_mode) ? EntityClass::kDirectory : EntityClass::kFile);
+    }
+    fd_table().set(fd, v);
+  }
+  return v == kIgnored ? model::kNoEntity : v;
+}
+
+void names_changed() { g_names_generation.fetch_add(1, std::memory_order_relaxed); }
+
+std::string search_path(const char* file) {
+  if (!file || !*file) return {};
+  if (std::strchr(file, '/')) return file;
+  const char* env = std::getenv("PATH");
+  std::string path = env ? env : "/bin:/usr/bin";
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t colon = path.find(':', start);
+    if (colon == std::string::npos) colon = path.size();
+    std::string dir = path.substr(start, colon - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + file;
+    struct stat st;
+    if (access(candidate.c_str(), X_OK) == 0 && stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      return candidate;
+    }
+    start = colon + 1;
+  }
+  return {};
+}
+
+}  // namespace provio::posix
