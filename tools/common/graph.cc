@@ -53,12 +53,12 @@ std::string_view Terms::store(std::string_view text) {
 
 void Terms::grow() {
   std::size_t n = table_.empty() ? 1024 : table_.size() * 2;
-  std::vector<std::uint32_t> t(n, 0);
+  std::vector<Slot> t(n, Slot{0, 0});
   std::size_t mask = n - 1;
   for (std::uint32_t id = 0; id < views_.size(); ++id) {
     std::size_t i = hashes_[id] & mask;
-    while (t[i]) i = (i + 1) & mask;
-    t[i] = id + 1;
+    while (t[i].id1) i = (i + 1) & mask;
+    t[i] = Slot{id + 1, static_cast<std::uint32_t>(hashes_[id] >> 32)};
   }
   table_.swap(t);
 }
@@ -66,10 +66,10 @@ void Terms::grow() {
 TermId Terms::find(std::string_view text) const {
   if (table_.empty()) return kNoTerm;
   std::uint64_t h = hash_text(text);
+  auto tag = static_cast<std::uint32_t>(h >> 32);
   std::size_t mask = table_.size() - 1;
-  for (std::size_t i = h & mask; table_[i]; i = (i + 1) & mask) {
-    std::uint32_t id = table_[i] - 1;
-    if (hashes_[id] == h && views_[id] == text) return id;
+  for (std::size_t i = h & mask; table_[i].id1; i = (i + 1) & mask) {
+    if (table_[i].tag == tag && views_[table_[i].id1 - 1] == text) return table_[i].id1 - 1;
   }
   return kNoTerm;
 }
@@ -77,28 +77,27 @@ TermId Terms::find(std::string_view text) const {
 TermId Terms::intern(std::string_view text) {
   if ((views_.size() + 1) * 2 > table_.size()) grow();
   std::uint64_t h = hash_text(text);
+  auto tag = static_cast<std::uint32_t>(h >> 32);
   std::size_t mask = table_.size() - 1;
   std::size_t i = h & mask;
-  for (; table_[i]; i = (i + 1) & mask) {
-    std::uint32_t id = table_[i] - 1;
-    if (hashes_[id] == h && views_[id] == text) return id;
+  for (; table_[i].id1; i = (i + 1) & mask) {
+    if (table_[i].tag == tag && views_[table_[i].id1 - 1] == text) return table_[i].id1 - 1;
   }
   auto id = static_cast<TermId>(views_.size());
   views_.push_back(store(text));
   hashes_.push_back(h);
-  table_[i] = id + 1;
+  table_[i] = Slot{id + 1, tag};
   return id;
 }
 
 void Graph::grow() {
   std::size_t n = table_.empty() ? 1024 : table_.size() * 2;
-  std::vector<std::uint32_t> t(n, 0);
+  std::vector<Slot> t(n, Slot{{0, 0, 0}, 0});
   std::size_t mask = n - 1;
-  for (std::uint32_t k = 0; k < triples_.size(); ++k) {
-    const Triple& x = triples_[k];
+  for (const Triple& x : triples_) {
     std::size_t i = hash_triple(x.s, x.p, x.o) & mask;
-    while (t[i]) i = (i + 1) & mask;
-    t[i] = k + 1;
+    while (t[i].full) i = (i + 1) & mask;
+    t[i] = Slot{x, 1};
   }
   table_.swap(t);
 }
@@ -107,11 +106,11 @@ bool Graph::add(TermId s, TermId p, TermId o) {
   if ((triples_.size() + 1) * 2 > table_.size()) grow();
   std::size_t mask = table_.size() - 1;
   std::size_t i = hash_triple(s, p, o) & mask;
-  for (; table_[i]; i = (i + 1) & mask) {
-    const Triple& x = triples_[table_[i] - 1];
+  for (; table_[i].full; i = (i + 1) & mask) {
+    const Triple& x = table_[i].t;
     if (x.s == s && x.p == p && x.o == o) return false;
   }
-  table_[i] = static_cast<std::uint32_t>(triples_.size() + 1);
+  table_[i] = Slot{{s, p, o}, 1};
   triples_.push_back({s, p, o});
   return true;
 }
@@ -119,8 +118,8 @@ bool Graph::add(TermId s, TermId p, TermId o) {
 bool Graph::contains(const Triple& t) const {
   if (table_.empty()) return false;
   std::size_t mask = table_.size() - 1;
-  for (std::size_t i = hash_triple(t.s, t.p, t.o) & mask; table_[i]; i = (i + 1) & mask) {
-    if (triples_[table_[i] - 1] == t) return true;
+  for (std::size_t i = hash_triple(t.s, t.p, t.o) & mask; table_[i].full; i = (i + 1) & mask) {
+    if (table_[i].t == t) return true;
   }
   return false;
 }
@@ -173,7 +172,7 @@ std::vector<Triple> Graph::sorted() const {
   if (type != kNoTerm) rank[type] = 0;  // rdf:type first among predicates
   std::vector<Triple> out = triples_;
   std::sort(out.begin(), out.end(), [&](const Triple& a, const Triple& b) {
-    if (a.s != b.s) return rank[a.s] < rank[b.s] || (rank[a.s] == rank[b.s] && a.s < b.s);
+    if (a.s != b.s) return rank[a.s] < rank[b.s];
     if (a.p != b.p) return rank[a.p] < rank[b.p];
     return rank[a.o] < rank[b.o];
   });

@@ -47,7 +47,13 @@ class Terms {
   char* block_pos_ = nullptr;
   std::vector<std::string_view> views_;
   std::vector<std::uint64_t> hashes_;
-  std::vector<std::uint32_t> table_;  // id + 1, 0 = empty; open addressing, load <= 1/2
+  // Open addressing, load <= 1/2: id + 1 (0 = empty) and 32 bits of the hash, compared before
+  // the text so a probe rarely touches the strings.
+  struct Slot {
+    std::uint32_t id1;
+    std::uint32_t tag;
+  };
+  std::vector<Slot> table_;
 };
 
 class Graph {
@@ -95,8 +101,13 @@ class Graph {
  private:
   void grow();
 
-  std::vector<Triple> triples_;
-  std::vector<std::uint32_t> table_;  // index + 1, 0 = empty
+  std::vector<Triple> triples_;  // in order of insertion
+  // Open addressing, load <= 1/2; the triple is kept in the slot so a probe costs one cache line.
+  struct Slot {
+    Triple t;
+    std::uint32_t full;
+  };
+  std::vector<Slot> table_;
 };
 
 }  // namespace provio::rdf

@@ -235,8 +235,8 @@ class LineParser {
     if (p == e || *p == '#') return;
     if (*p == '@') {
       if (prefix(p, e)) return;
-    } else if (term(p, e, s_, 0) && term(p, e, p_, 1) && term(p, e, o_, 2) && end(p, e)) {
-      ctx_.graph->add(s_, p_, o_);
+    } else if (TermId s, pr, o; term(p, e, s, 0) && term(p, e, pr, 1) && term(p, e, o, 2) && end(p, e)) {
+      ctx_.graph->add(s, pr, o);
       ++ctx_.report.triples;
       return;
     }
@@ -289,6 +289,7 @@ class LineParser {
     auto it = std::find_if(prefixes_.begin(), prefixes_.end(), [&](auto& kv) { return kv.first == key; });
     if (it != prefixes_.end()) it->second = ns;
     else prefixes_.emplace_back(key, ns);
+    for (auto& t : tokens_) t = {};  // a prefix may be redeclared: cached names are stale
     header_.append(rest.data(), rest.size());
     header_ += '\n';
     return true;
@@ -302,8 +303,8 @@ class LineParser {
     return p == e || *p == '#';
   }
 
-  // <iri> with nothing that needs unescaping or resolving.
-  static bool iriref(const char*& p, const char* e, std::string& out) {
+  // <iri> with nothing that needs unescaping or resolving: the text is already canonical.
+  static bool iriref(const char*& p, const char* e, std::string_view& out) {
     const char* q = p + 1;
     bool colon = false;
     for (; q < e && *q != '>'; ++q) {
@@ -315,8 +316,14 @@ class LineParser {
       colon |= c == ':';
     }
     if (q == e || !colon) return false;  // relative IRIs need raptor's resolution
-    out.assign(p, static_cast<std::size_t>(q + 1 - p));
+    out = std::string_view(p, static_cast<std::size_t>(q + 1 - p));
     p = q + 1;
+    return true;
+  }
+  static bool iriref(const char*& p, const char* e, std::string& out) {
+    std::string_view v;
+    if (!iriref(p, e, v)) return false;
+    out.assign(v.data(), v.size());
     return true;
   }
 
@@ -429,38 +436,64 @@ class LineParser {
   }
 
   // One term at position `pos` (0 subject, 1 predicate, 2 object), then the space after it.
-  bool term(const char*& p, const char* e, std::string& out, int pos) {
+  // Repeated text skips the work: the subject of the previous line, and prefixed names (a few
+  // dozen vocabulary terms) through a small cache from their text to their id.
+  bool term(const char*& p, const char* e, TermId& id, int pos) {
     skip_space(p, e);
     if (p == e) return false;
-    bool ok;
+    Terms& terms = ctx_.graph->terms;
     if (*p == '<') {
-      ok = iriref(p, e, out);
+      std::string_view iri;
+      if (!iriref(p, e, iri)) return false;
+      if (pos == 0 && iri == last_subject_) {
+        id = last_subject_id_;
+      } else {
+        id = terms.intern(iri);
+        if (pos == 0) last_subject_.assign(iri.data(), iri.size()), last_subject_id_ = id;
+      }
     } else if (*p == '"') {
-      ok = pos == 2 && literal(p, e, out);
+      if (pos != 2 || !literal(p, e, scratch_)) return false;
+      id = terms.intern(scratch_);
     } else if (*p == '_' && p + 1 < e && p[1] == ':') {
       if (pos == 1) return false;
       const char* label = p += 2;
       while (p < e && name_char(*p)) ++p;
-      ok = p > label;
-      out = ctx_.blank_prefix;
-      out.append(label, static_cast<std::size_t>(p - label));
-    } else if (pos == 1 && *p == 'a' && p + 1 < e && (p[1] == ' ' || p[1] == '\t')) {
-      out = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
-      ++p;
-      ok = true;
+      if (p == label) return false;
+      scratch_ = ctx_.blank_prefix;
+      scratch_.append(label, static_cast<std::size_t>(p - label));
+      id = terms.intern(scratch_);
     } else {
-      ok = pname(p, e, out);
+      const char* q = p;
+      while (q < e && *q != ' ' && *q != '\t') ++q;
+      std::string_view token(p, static_cast<std::size_t>(q - p));
+      if (token.size() > 1 && token.back() == '.' && pos == 2) token.remove_suffix(1);
+      std::size_t slot = std::hash<std::string_view>{}(token) & (kTokenCache - 1);
+      if (tokens_[slot].first == token) {
+        id = tokens_[slot].second;
+        p += token.size();
+      } else {
+        if (pos == 1 && token == "a") {
+          scratch_ = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+          ++p;
+        } else if (!pname(p, e, scratch_) || p != token.data() + token.size()) {
+          return false;
+        }
+        id = terms.intern(scratch_);
+        tokens_[slot] = {std::string(token), id};
+      }
     }
-    if (!ok) return false;
     // a term ends at a space, or (last term) at the '.'
     return p < e && (*p == ' ' || *p == '\t' || (pos == 2 && *p == '.'));
   }
 
+  static constexpr std::size_t kTokenCache = 256;
   FileContext& ctx_;
   Raptor& raptor_;
   std::vector<std::pair<std::string, std::string>> prefixes_;
   std::string header_;
-  std::string s_, p_, o_, dt_, raw_;
+  std::string scratch_, dt_, raw_, last_subject_;
+  TermId last_subject_id_ = kNoTerm;
+  std::vector<std::pair<std::string, TermId>> tokens_ = std::vector<std::pair<std::string, TermId>>(kTokenCache);
 };
 
 const char* raptor_syntax_for(const std::string& path) {
