@@ -152,6 +152,11 @@ int provio_task_parameter(provio_task_t task, const char *key, provio_value_t va
 int provio_task_result(provio_task_t task, const char *key, provio_value_t value);
 int provio_task_use_config(provio_task_t task, provio_config_t config);
 
+/* The same for n entries at once: all are checked (keys non-empty and unique, values valid) before
+ * any is recorded. */
+int provio_task_parameters(provio_task_t task, const provio_param_t *params, size_t n);
+int provio_task_results(provio_task_t task, const provio_param_t *params, size_t n);
+
 /* Records a configuration of n key -> value entries; the innermost open task of this thread, if
  * any, uses it. Returns its handle (for provio_model / provio_task_use_config), 0 on error. */
 provio_config_t provio_config(const char *name, provio_config_kind_t kind, const provio_param_t *params,
@@ -172,6 +177,7 @@ int provio_dataset(const char *name, provio_entity_t data, provio_stage_t stage)
 int provio_program_type(const char *name);
 /* A user-defined property of the innermost open task, else the open workflow, else the program. */
 int provio_property(const char *key, provio_value_t value);
+int provio_properties(const provio_param_t *params, size_t n);
 
 #ifdef __cplusplus
 }

@@ -114,6 +114,51 @@ std::uint64_t open_task(const char* fn, provio_task_t task) {
   return task;
 }
 
+// Checks n entries (keys non-empty and unique, values valid) into `out`, before any is recorded.
+bool take_entries(const char* fn, const provio_param_t* params, std::size_t n, std::vector<Record>& out) {
+  if (n && !params) return fail("%s: %zu entries but no array", fn, n), false;
+  out.assign(n, Record{});
+  std::vector<std::string_view> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!nonempty(params[i].key)) return fail("%s: entry %zu has an empty key", fn, i), false;
+    if (!take_value(fn, params[i].key, params[i].value, out[i])) return false;
+    out[i].kind = RecordKind::kKeyValue;
+    out[i].text = params[i].key;
+    keys[i] = params[i].key;
+  }
+  std::sort(keys.begin(), keys.end());
+  auto dup = std::adjacent_find(keys.begin(), keys.end());
+  if (dup != keys.end()) return fail("%s: key \"%.64s\" given twice", fn, std::string(*dup).c_str()), false;
+  return true;
+}
+
+// Records checked entries as key -> value nodes of one owner.
+int submit_entries(std::vector<Record>& entries, KeyOwner owner, std::uint64_t subject) {
+  int rc = PROVIO_OK;
+  for (Record& e : entries) {
+    e.sub = static_cast<std::uint8_t>(owner);
+    e.subject = subject;
+    rc = submit(e);
+  }
+  return rc;
+}
+
+// The owner of a property: the innermost open task, else the open workflow, else the program.
+KeyOwner property_owner(std::uint64_t& subject) {
+  if ((subject = tls_tasks.innermost())) return KeyOwner::kTaskProperty;
+  if ((subject = g_open_workflow.load(std::memory_order_relaxed))) return KeyOwner::kWorkflowProperty;
+  return KeyOwner::kProgramProperty;
+}
+
+int task_entries(const char* fn, provio_task_t task, const provio_param_t* params, std::size_t n, KeyOwner owner) {
+  provio::model::ErrnoSaver saver;
+  std::uint64_t t = open_task(fn, task);
+  if (!t) return PROVIO_EINVAL;
+  std::vector<Record> entries;
+  if (!take_entries(fn, params, n, entries)) return PROVIO_EINVAL;
+  return submit_entries(entries, owner, t);
+}
+
 int task_value(const char* fn, provio_task_t task, const char* key, provio_value_t value, KeyOwner owner) {
   provio::model::ErrnoSaver saver;
   std::uint64_t t = open_task(fn, task);
@@ -290,19 +335,8 @@ provio_config_t provio_config(const char* name, provio_config_kind_t kind, const
   provio::model::ErrnoSaver saver;
   constexpr const char* fn = "provio_config";
   if (kind < PROVIO_CONFIG_GENERAL || kind > PROVIO_CONFIG_DATA_SELECTION) return fail("%s: unknown kind", fn), 0;
-  if (n && !params) return fail("%s: %zu entries but no array", fn, n), 0;
-  // Validate every entry before recording any (configurations are not on the hot path).
-  std::vector<Record> entries(n);
-  std::vector<std::string_view> keys(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!nonempty(params[i].key)) return fail("%s: entry %zu has an empty key", fn, i), 0;
-    if (!take_value(fn, params[i].key, params[i].value, entries[i])) return 0;
-    keys[i] = params[i].key;
-  }
-  std::sort(keys.begin(), keys.end());
-  auto dup = std::adjacent_find(keys.begin(), keys.end());
-  if (dup != keys.end()) return fail("%s: key \"%.64s\" given twice", fn, std::string(*dup).c_str()), 0;
-
+  std::vector<Record> entries;
+  if (!take_entries(fn, params, n, entries)) return 0;
   std::uint64_t c = g_last_config.fetch_add(1, std::memory_order_relaxed) + 1;
   Record r;
   r.kind = RecordKind::kConfig;
@@ -310,15 +344,7 @@ provio_config_t provio_config(const char* name, provio_config_kind_t kind, const
   r.a = tls_tasks.innermost();
   r.sub = static_cast<std::uint8_t>(kind);
   if (name) r.text = name;
-  if (submit(r) != PROVIO_OK) return c;
-  for (std::size_t i = 0; i < n; ++i) {
-    Record& e = entries[i];
-    e.kind = RecordKind::kKeyValue;
-    e.sub = static_cast<std::uint8_t>(KeyOwner::kConfig);
-    e.subject = c;
-    e.text = params[i].key;
-    submit(e);
-  }
+  if (submit(r) == PROVIO_OK) submit_entries(entries, KeyOwner::kConfig, c);
   return c;
 }
 
@@ -383,16 +409,25 @@ int provio_property(const char* key, provio_value_t value) {
   if (!take_value("provio_property", key, value, r)) return PROVIO_EINVAL;
   r.kind = RecordKind::kKeyValue;
   r.text = key;
-  if (std::uint64_t t = tls_tasks.innermost()) {
-    r.sub = static_cast<std::uint8_t>(KeyOwner::kTaskProperty);
-    r.subject = t;
-  } else if (std::uint64_t w = g_open_workflow.load(std::memory_order_relaxed)) {
-    r.sub = static_cast<std::uint8_t>(KeyOwner::kWorkflowProperty);
-    r.subject = w;
-  } else {
-    r.sub = static_cast<std::uint8_t>(KeyOwner::kProgramProperty);
-  }
+  r.sub = static_cast<std::uint8_t>(property_owner(r.subject));
   return submit(r);
+}
+
+int provio_properties(const provio_param_t* params, size_t n) {
+  provio::model::ErrnoSaver saver;
+  std::vector<Record> entries;
+  if (!take_entries("provio_properties", params, n, entries)) return PROVIO_EINVAL;
+  std::uint64_t subject = 0;
+  KeyOwner owner = property_owner(subject);
+  return submit_entries(entries, owner, subject);
+}
+
+int provio_task_parameters(provio_task_t task, const provio_param_t* params, size_t n) {
+  return task_entries("provio_task_parameters", task, params, n, KeyOwner::kTaskParameter);
+}
+
+int provio_task_results(provio_task_t task, const provio_param_t* params, size_t n) {
+  return task_entries("provio_task_results", task, params, n, KeyOwner::kTaskResult);
 }
 
 }  // extern "C"
