@@ -181,8 +181,9 @@ details{margin:4px 0}summary{cursor:pointer}
 
 // Click a column header to sort a table (numbers numerically).
 constexpr const char* kScript = R"(
-document.querySelectorAll('table.sortable th').forEach(function (th, index) {
+document.querySelectorAll('table.sortable th').forEach(function (th) {
   th.addEventListener('click', function () {
+    var index = th.cellIndex;
     var body = th.closest('table').tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     var desc = th.getAttribute('data-desc') !== 'true';
@@ -254,6 +255,18 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
     for (const auto& row : t.rows) items.emplace_back(row[0].value, std::strtod(row[col].value.c_str(), nullptr));
     std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     if (items.size() > 10) items.resize(10);
+    // Paths share their directories: show them from the first differing directory on.
+    if (by == "file" || by == "object") {
+      std::string common = items.empty() ? "" : items[0].first;
+      for (const auto& [label, x] : items) {
+        std::size_t n = 0;
+        while (n < common.size() && n < label.size() && common[n] == label[n]) ++n;
+        common.resize(n);
+      }
+      std::size_t cut = common.rfind('/');
+      if (items.size() > 1 && cut != std::string::npos)
+        for (auto& item : items) item.first = item.first.substr(cut + 1);
+    }
     if (col == 3) bars(out, what, items, [](double x) { return seconds_text(x); }, colour);
     else bars(out, what, items, [](double x) { return human_bytes(static_cast<std::uint64_t>(x)); }, colour);
   };
