@@ -408,6 +408,8 @@ Symbol<decltype(&::__fgets_chk)> s_fgets_chk{"__fgets_chk", "fgets"};
 Symbol<decltype(&::__fgets_unlocked_chk)> s_fgets_unlocked_chk{"__fgets_unlocked_chk", "fgets"};
 Symbol<decltype(&::getline)> s_getline{"getline"};
 Symbol<decltype(&::getdelim)> s_getdelim{"getdelim"};
+// glibc's inline getline (bits/stdio.h, with optimisation) calls __getdelim(…, '\n', …).
+Symbol<decltype(&::__getdelim)> s_getdelim_internal{"__getdelim", "getline"};
 Symbol<decltype(&::fputs)> s_fputs{"fputs"};
 Symbol<decltype(&::fputs_unlocked)> s_fputs_unlocked{"fputs_unlocked", "fputs"};
 Symbol<decltype(&::puts)> s_puts{"puts"};
@@ -876,6 +878,10 @@ PROVIO_EXPORT ssize_t getline(char** line, size_t* n, FILE* f) {
 PROVIO_EXPORT ssize_t getdelim(char** line, size_t* n, int delim, FILE* f) {
   auto moved = [](ssize_t r) { return static_cast<std::int64_t>(r); };
   return traced(s_getdelim, on_stream(s_getdelim, Op::kRead, f, moved), line, n, delim, f);
+}
+PROVIO_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
+  auto moved = [](ssize_t r) { return static_cast<std::int64_t>(r); };
+  return traced(s_getdelim_internal, on_stream(s_getdelim_internal, Op::kRead, f, moved), line, n, delim, f);
 }
 PROVIO_EXPORT int fputs(const char* s, FILE* f) {
   return traced(s_fputs, on_stream(s_fputs, Op::kWrite, f, length_on_success(s)), s, f);

@@ -1,0 +1,120 @@
+"""Reads the raw per-thread provenance files of a test run with rdflib, independently of provio's
+own tools: every file must parse on its own; summary parts are folded (count and bytes summed)."""
+import glob
+import os
+import subprocess
+import sys
+import urllib.parse
+
+import rdflib
+from rdflib import RDF, Namespace, URIRef
+
+PROV = Namespace("http://www.w3.org/ns/prov#")
+PIO = Namespace("http://www.w3.org/ns/provio#")
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def load(directory):
+    files = sorted(glob.glob(os.path.join(directory, "**", "*.ttl"), recursive=True))
+    check(files, "no provenance files under " + directory)
+    g = rdflib.Graph()
+    for f in files:
+        part = rdflib.Graph()
+        try:
+            part.parse(f, format="turtle")
+        except Exception as e:  # noqa: BLE001
+            fail("%s does not parse: %s" % (f, e))
+        g += part
+    return g
+
+
+def path_of(iri):
+    """The file path an entity IRI names (lossless: percent-decoded to bytes)."""
+    s = str(iri)
+    assert s.startswith("file://"), s
+    return urllib.parse.unquote_to_bytes(s[len("file://"):])
+
+
+class Activity:
+    def __init__(self, g, a):
+        self.iri = a
+        self.api = str(g.value(a, PIO.api))
+        types = {str(t) for t in g.objects(a, RDF.type)}
+        self.cls = next((t[len(str(PIO)):] for t in types if t.startswith(str(PIO))), None)
+        self.thread = g.value(a, PROV.wasAssociatedWith)
+        self.run = g.value(self.thread, PROV.actedOnBehalfOf)
+        self.nested = (a, PIO.nested, None) in g
+        rel = PIO["was" + {"Create": "Created", "Open": "Opened", "Read": "Read", "Write": "Written",
+                            "Flush": "Flushed", "Close": "Closed", "Rename": "Renamed",
+                            "Delete": "Deleted", "Modify": "Modified", "Copy": "Copied",
+                            "Access": "Accessed"}[self.cls] + "By"]
+        ents = list(g.subjects(rel, a))
+        assert len(ents) == 1, (a, ents)
+        self.entity = ents[0]
+        others = [o for o in g.subjects(PROV.wasGeneratedBy, a) if o != self.entity]
+        self.other = others[0] if others else None
+        parts = list(g.objects(a, PIO.partial)) or [a]
+        self.count = sum(int(g.value(p, PIO["count"])) for p in parts)
+        self.bytes = sum(int(g.value(p, PIO["bytes"]) or 0) for p in parts)
+
+    def path(self):
+        return path_of(self.entity)
+
+    def __repr__(self):
+        return "%s/%s %s count=%d bytes=%d" % (self.api, self.cls, self.path(), self.count, self.bytes)
+
+
+def activities(g):
+    return [Activity(g, a) for a in set(g.subjects(RDF.type, PROV.Activity))]
+
+
+def runs(g):
+    """run IRI -> {executable, commandLine, parent, pid}"""
+    out = {}
+    for r in g.subjects(RDF.type, PIO.Program):
+        out[r] = {
+            "executable": str(g.value(r, PIO.executable)),
+            "commandLine": str(g.value(r, PIO.commandLine)),
+            "parent": g.value(r, PIO.parentRun),
+            "pid": int(g.value(r, PIO.pid)),
+        }
+    return out
+
+
+def select(acts, path=None, cls=None, api=None, under=None):
+    out = []
+    for a in acts:
+        p = a.path()
+        if path is not None and p != os.fsencode(path):
+            continue
+        if under is not None:
+            u = os.fsencode(under.rstrip("/"))
+            if p != u and not p.startswith(u + b"/"):
+                continue
+        if cls is not None and a.cls != cls:
+            continue
+        if api is not None and a.api != api:
+            continue
+        out.append(a)
+    return out
+
+
+def total(acts, field="count"):
+    return sum(getattr(a, field) for a in acts)
+
+
+def run_traced(argv, prov_dir, preload, env_extra=None, **kw):
+    env = dict(os.environ)
+    env["PROVIO_DIR"] = prov_dir
+    env["LD_PRELOAD"] = preload
+    env.update(env_extra or {})
+    return subprocess.run(argv, env=env, check=True, **kw)
