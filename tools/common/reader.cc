@@ -48,6 +48,9 @@ struct FileContext {
   std::string blank_prefix;  // "_:b<n>x"
   std::uint64_t line_override = 0;  // raptor parsing one line of a fast-path file
   const char* error_suffix = "";
+  bool capture = false;  // keep raptor's first error in `captured` instead of reporting it
+  std::string captured;
+  int captured_column = 0;
 
   void message(std::uint64_t line, int column, std::string_view text) {
     if (static_cast<int>(report.messages.size()) >= kMaxMessagesPerFile) {
@@ -130,6 +133,11 @@ class Raptor {
     }
     if (ctx->line_override) line = ctx->line_override;
     std::string text = m->text ? m->text : "unknown raptor error";
+    if (ctx->capture) {
+      if (error && !self->failed_) ctx->captured = text, ctx->captured_column = column;
+      self->failed_ |= error;
+      return;
+    }
     if (error) {
       if (self->failed_) return;  // raptor's follow-up messages about the same failure
       self->failed_ = true;
@@ -229,6 +237,11 @@ class LineParser {
   LineParser(FileContext& ctx, Raptor& raptor) : ctx_(ctx), raptor_(raptor) {}
 
   void line(std::string_view text, std::uint64_t number, bool terminated) {
+    if (!pending_.empty()) {
+      pending_.emplace_back(text);
+      retry_pending(terminated);
+      return;
+    }
     const char* p = text.data();
     const char* e = p + text.size();
     skip_space(p, e);
@@ -241,34 +254,90 @@ class LineParser {
       return;
     }
     if (!terminated) {
-      ctx_.report.damaged = true;
-      ctx_.message(number, 0, "truncated statement dropped (file ends mid-line)");
+      truncated(number);
       return;
     }
-    slow_line(text, number);
+    if (through_raptor(text, number)) return;
+    if (open_ended()) {
+      // A statement may go on over the next lines (a long string): wait for them.
+      pending_.emplace_back(text);
+      pending_number_ = number;
+      pending_error_ = ctx_.captured;
+      pending_column_ = ctx_.captured_column;
+      return;
+    }
+    report(number, ctx_.captured, ctx_.captured_column);
+  }
+
+  // End of the file: a statement still open never ended.
+  void finish() {
+    if (pending_.empty()) return;
+    give_up_pending(false);
   }
 
  private:
+  static constexpr std::size_t kMaxPendingLines = 64;
+
   static void skip_space(const char*& p, const char* e) {
     while (p < e && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
   }
 
-  // The line through raptor, with the prefixes declared so far.
-  void slow_line(std::string_view text, std::uint64_t number) {
+  void truncated(std::uint64_t number) {
+    ctx_.report.damaged = true;
+    ctx_.message(number, 0, "truncated statement dropped (file ends mid-line)");
+  }
+
+  void report(std::uint64_t number, const std::string& error, int column) {
+    ctx_.report.damaged = true;
+    ctx_.message(number, column, error + "; line dropped");
+  }
+
+  bool open_ended() const {
+    return ctx_.captured.find("End of file") != std::string::npos || ctx_.captured.find("$end") != std::string::npos;
+  }
+
+  // `text` through raptor, with the prefixes declared so far; errors are kept in ctx_.captured.
+  bool through_raptor(std::string_view text, std::uint64_t number) {
     std::string doc = header_;
     doc += text;
     doc += '\n';
     ctx_.line_override = number;
-    ctx_.error_suffix = "; line dropped";
+    ctx_.capture = true;
+    ctx_.captured.clear();
     bool given = false;
-    raptor_.parse("turtle", ctx_, [&](std::string_view& chunk) {
+    bool ok = raptor_.parse("turtle", ctx_, [&](std::string_view& chunk) {
       chunk = given ? std::string_view() : std::string_view(doc);
       bool more = !given;
       given = true;
       return more;
     });
     ctx_.line_override = 0;
-    ctx_.error_suffix = "";
+    ctx_.capture = false;
+    return ok;
+  }
+
+  void retry_pending(bool terminated) {
+    std::string joined;
+    for (const std::string& l : pending_) joined += l + "\n";
+    joined.pop_back();
+    if (through_raptor(joined, pending_number_)) {
+      pending_.clear();
+      return;
+    }
+    if (open_ended() && terminated && pending_.size() < kMaxPendingLines) return;
+    give_up_pending(terminated);
+  }
+
+  // The first pending line was bad on its own: report it, read the others again one by one.
+  void give_up_pending(bool last_terminated) {
+    std::vector<std::string> rest(pending_.begin() + 1, pending_.end());
+    std::uint64_t number = pending_number_;
+    pending_.clear();
+    report(number, pending_error_, pending_column_);
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      line(rest[i], number + 1 + i, i + 1 < rest.size() || last_terminated);
+    }
+    if (!pending_.empty() && !last_terminated) give_up_pending(false);
   }
 
   // "@prefix name: <iri> ."
@@ -492,6 +561,10 @@ class LineParser {
   std::vector<std::pair<std::string, std::string>> prefixes_;
   std::string header_;
   std::string scratch_, dt_, raw_, last_subject_;
+  std::vector<std::string> pending_;  // lines of a statement raptor saw open at their end
+  std::uint64_t pending_number_ = 0;
+  std::string pending_error_;
+  int pending_column_ = 0;
   TermId last_subject_id_ = kNoTerm;
   std::vector<std::pair<std::string, TermId>> tokens_ = std::vector<std::pair<std::string, TermId>>(kTokenCache);
 };
@@ -548,11 +621,13 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
       pos = 0;
       n = in.read_into(buf);
       if (n < 0) {
+        lines.finish();
         read_error(number + 1);
         break;
       }
       if (n == 0) {
         if (!buf.empty()) lines.line(buf, ++number, false);
+        lines.finish();
         break;
       }
     }

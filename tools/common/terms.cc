@@ -95,7 +95,7 @@ void append_iri(std::string& out, std::string_view iri) {
     auto c = static_cast<unsigned char>(iri[i]);
     if (!kIriBad[c]) continue;
     out.append(iri.data() + run, i - run);
-    out += "\\u00";
+    out += '%';  // N-Triples has no escape for these in an IRI (\u0020 is refused): percent-encode
     out += kHex[c >> 4];
     out += kHex[c & 15];
     run = i + 1;

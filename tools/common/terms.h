@@ -11,7 +11,7 @@ namespace provio::rdf {
 
 inline constexpr std::string_view kXsd = "http://www.w3.org/2001/XMLSchema#";
 
-// <iri>: bytes that N-Triples forbids inside <…> are written as \u00XX.
+// <iri>: bytes that N-Triples forbids inside <…> are percent-encoded (as the core's writer does).
 void append_iri(std::string& out, std::string_view iri);
 // "text" with `datatype` (an IRI, may be empty) or `lang` (may be empty); xsd:string is dropped
 // (RDF 1.1: a simple literal is an xsd:string).
