@@ -380,6 +380,40 @@ def case_cli():
     assert p.returncode == 1 and "prov-merge: standard output: " in p.stderr, p.stderr
 
 
+def case_follow():
+    """--follow keeps the output current while a job runs; a stop signal runs one last merge."""
+    import signal
+    import time
+    d = work("follow")
+    raw = os.path.join(d, "raw")
+    record(os.path.join(raw, "job1"), "--threads", 2, "--write", os.path.join(d, "raw.h5"))
+    out = os.path.join(d, "live.nt")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OMPI_COMM_WORLD") and not k.startswith("PMIX_")}
+    proc = subprocess.Popen([ARGS.merge, "--follow", "--interval", "60", raw, "-o", out],
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not os.path.exists(out):  # the first merge
+            assert proc.poll() is None and time.monotonic() < deadline, "no output from --follow"
+            time.sleep(0.05)
+        first = open(out).read()
+        record(os.path.join(raw, "job2"), "--threads", 1, "--read", os.path.join(d, "raw.h5"))
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    direct1, direct2 = os.path.join(d, "d1.nt"), os.path.join(d, "d2.nt")
+    merge(os.path.join(raw, "job1"), "-o", direct1)
+    merge(raw, "-o", direct2)
+    assert first == open(direct1).read(), "first --follow merge differs from merging job 1"
+    assert open(out).read() == open(direct2).read(), "last --follow merge differs from merging both jobs"
+    assert len([l for l in err.splitlines() if "triples/s" in l]) == 2, err
+    p = merge("--follow", raw, expect=1)
+    assert "prov-merge: --follow needs -o FILE" in p.stderr
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 

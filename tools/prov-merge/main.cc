@@ -321,19 +321,20 @@ int merge_once(const Options& o, const Mpi& mpi) {
   return status;
 }
 
+// Merges every `interval` seconds. SIGINT / SIGTERM end the wait early and one last merge runs,
+// so the output holds everything flushed before the stop.
 int follow(const Options& o, const Mpi& mpi) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   int status = kExitOk;
   for (long round = 1;; ++round) {
+    int stopping = g_stop;
+    if (mpi.on && mpi.size > 1) MPI_Bcast(&stopping, 1, MPI_INT, 0, MPI_COMM_WORLD);
     status = merge_once(o, mpi);
-    if (status == kExitUsage || (o.rounds && round >= o.rounds)) break;
-    int stop = g_stop;
-    if (mpi.on && mpi.size > 1) MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (stop) break;
+    if (status == kExitUsage || stopping || (o.rounds && round >= o.rounds)) break;
     auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.interval);
     while (!g_stop && std::chrono::steady_clock::now() < until) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
   return status;
