@@ -14,7 +14,7 @@ PIO = Namespace("http://www.w3.org/ns/provio#")
 
 
 def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
+    print("FAIL: " + str(msg), file=sys.stderr)
     sys.exit(1)
 
 
