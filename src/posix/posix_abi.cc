@@ -435,6 +435,7 @@ Symbol<decltype(&::execvpe)> s_execvp{"execvpe", "execvp"};
 Symbol<decltype(&::execvpe)> s_execvpe{"execvpe"};
 Symbol<decltype(&::execvpe)> s_execlp{"execvpe", "execlp"};
 Symbol<decltype(&::fexecve)> s_fexecve{"fexecve"};
+Symbol<decltype(&::fork)> s_vfork{"fork", "vfork"};
 Symbol<decltype(&::posix_spawn)> s_posix_spawn{"posix_spawn"};
 Symbol<decltype(&::posix_spawnp)> s_posix_spawnp{"posix_spawnp", "posix_spawn"};
 
@@ -949,6 +950,13 @@ PROVIO_EXPORT int fseeko64(FILE* f, off64_t off, int whence) {
 }
 
 // ---- exec and spawn ----
+
+// vfork is fork here (POSIX allows it). A vfork child shares its parent's memory until it execs:
+// anything it recorded would land in the parent's buffers, and a flush there would write through
+// descriptor numbers that mean other files in the parent. As a fork child it is a program execution
+// of its own, with its own files, and its exec records and flushes like any other (dash runs every
+// command through vfork). glibc's posix_spawn children run no wrapped code, so they stay fast.
+PROVIO_EXPORT pid_t vfork() noexcept { return passthrough(s_vfork); }
 
 PROVIO_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) noexcept {
   return exec_with(s_execve, false, path, argv, envp);
