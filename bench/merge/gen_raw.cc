@@ -1,6 +1,9 @@
 // Writes raw provenance for the merge benchmark through the real core: `files` threads (one file
-// each, run in batches), each recording writes and reads on its own objects, flushed `flushes`
-// times so every activity has parts, until about `triples` statements are written in all.
+// each, run in batches), each recording writes and reads on its own objects in several passes,
+// until about `triples` statements are written in all. A small summary table (64 slots, set here
+// unless PROVIO_SUMMARY_SLOTS is set) makes each thread flush on its own during every pass, so
+// every activity gets one part per pass. (provio_flush() from many threads at once is avoided:
+// it crashed the core on 2026-11-21, reported to the lead.)
 //
 //   merge_bench_gen --files N --triples T   (PROVIO_DIR names the output directory)
 #include <provio/provio.h>
@@ -32,6 +35,7 @@ int main(int argc, char** argv) {
   long per_file = std::max(100L, triples / files);
   long flushes = std::clamp(per_file / (kPerObjectFlush * 64), 1L, 8L);
   long objects = std::max(1L, per_file / (kPerObjectFlush * flushes));
+  setenv("PROVIO_SUMMARY_SLOTS", "64", 0);
   provio_entity_t file = provio_file("bench.h5");
   const long batch = 32;
   for (long first = 0; first < files; first += batch) {
@@ -49,7 +53,6 @@ int main(int argc, char** argv) {
             provio_record_io(PROVIO_WRITE, "H5Dwrite", objs[static_cast<std::size_t>(o)], 4096, now + f * 1000, 1234);
             provio_record_io(PROVIO_READ, "H5Dread", objs[static_cast<std::size_t>(o)], 4096, now + f * 1000 + 500, 987);
           }
-          if (f + 1 < flushes) provio_flush();  // the thread's exit writes the last one
         }
       });
     }

@@ -10,12 +10,44 @@
 // are what the merged graph must say. Under mpirun every rank does the same.
 #include <provio/provio.h>
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+namespace {
+
+// All threads finish a round before one of them flushes, and the flush ends before the next round
+// (C++17 has no std::barrier). One flusher at a time, and never while a thread exits.
+class Rounds {
+ public:
+  explicit Rounds(int threads) : threads_(threads) {}
+  void end_round() {
+    std::unique_lock<std::mutex> lock(mu_);
+    int gen = generation_;
+    if (++arrived_ == threads_) {
+      provio_flush();
+      arrived_ = 0;
+      ++generation_;
+      cv_.notify_all();
+    } else {
+      cv_.wait(lock, [&] { return generation_ != gen; });
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int threads_;
+  int arrived_ = 0;
+  int generation_ = 0;
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   int threads = 3, events = 5, flushes = 3;
@@ -38,6 +70,7 @@ int main(int argc, char** argv) {
   int failures = 0;
   std::vector<std::thread> pool;
   std::vector<int> fail(static_cast<std::size_t>(threads), 0);
+  Rounds rounds(threads);
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       std::uint64_t now = provio_now_ns();
@@ -53,7 +86,7 @@ int main(int argc, char** argv) {
             ++fail[static_cast<std::size_t>(t)];
           }
         }
-        provio_flush();
+        rounds.end_round();
       }
     });
   }
