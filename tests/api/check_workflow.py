@@ -3,7 +3,11 @@
 every workflow-API call produced exactly the triples of docs/workflow-api.md, hostile strings
 and extreme numbers survive the round trip through rdflib, and misuse recorded nothing.
 
-usage: check_workflow.py PROVDIR WORKDIR
+usage: check_workflow.py PROVDIR WORKDIR [VOCABULARY.ttl...]
+
+With vocabulary files (docs/provio.ttl, docs/provio-workflow.ttl), every provio: term in the
+output must be declared there, and every term of the workflow fragment must be typed, labelled,
+commented and mapped (subclass / subproperty / domain or range / individual).
 """
 import glob, math, os, sys
 from urllib.parse import quote
@@ -20,6 +24,30 @@ failures = []
 def check(cond, what):
     if not cond:
         failures.append(what)
+
+
+def check_vocabulary(g, files):
+    v = rdflib.Graph()
+    for f in files:
+        v.parse(f, format="turtle")
+    declared = set(v.subjects(RDF.type, None))
+    used = set()
+    for s, p, o in g:
+        for t in (p, o) if p != RDF.type else (p, o):
+            if isinstance(t, URIRef) and str(t).startswith(str(PIO)):
+                used.add(t)
+    missing = sorted(str(t) for t in used - declared)
+    check(not missing, f"terms used but not declared in {files}: {missing}")
+    frag = rdflib.Graph()
+    frag.parse(files[-1], format="turtle")
+    OWL = rdflib.OWL
+    for t in set(frag.subjects(RDF.type, None)):
+        if not str(t).startswith(str(PIO)):
+            continue
+        check((t, RDFS.label, None) in frag and (t, RDFS.comment, None) in frag, f"{t}: label and comment")
+        mapped = any((t, p, None) in frag for p in (RDFS.subClassOf, RDFS.subPropertyOf, RDFS.domain,
+                                                     RDFS.range, OWL.oneOf)) or (t, RDF.type, OWL.NamedIndividual) in frag
+        check(mapped, f"{t}: mapped onto PROV-O or typed as an individual")
 
 
 def main():
@@ -209,6 +237,10 @@ def main():
     for bad in ("bad", "dup", "nokey", "badint", "badent", "nul", "kind", "second", "nan", "x"):
         check(not list(g.subjects(RDFS.label, Literal(bad))), f"refused call '{bad}' left a record")
     check(not list(g.subjects(PIO.metricName, Literal("nan"))), "NaN metric recorded")
+
+    vocab = sys.argv[3:]
+    if vocab:
+        check_vocabulary(g, vocab)
 
     if failures:
         for f in failures:
