@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -209,19 +210,19 @@ class ChunkReader {
     return fd_ >= 0 && fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode);
   }
   // Appends up to kChunk bytes to `buf`; 0 at the end, -1 on error (errno in error()).
+  // (Read into a scratch block and appended: growing `buf` by resize() would zero-fill 1 MiB per
+  // call, which costs more than parsing a small file.)
   long read_into(std::string& buf) {
-    std::size_t old = buf.size();
-    buf.resize(old + kChunk);
+    if (!scratch_) scratch_.reset(new char[kChunk]);
     ssize_t n;
     do {
-      n = ::read(fd_, buf.data() + old, kChunk);
+      n = ::read(fd_, scratch_.get(), kChunk);
     } while (n < 0 && errno == EINTR);
     if (n < 0) {
       errno_ = errno;
-      buf.resize(old);
       return -1;
     }
-    buf.resize(old + static_cast<std::size_t>(n));
+    buf.append(scratch_.get(), static_cast<std::size_t>(n));
     return n;
   }
   int error() const { return errno_; }
@@ -229,6 +230,7 @@ class ChunkReader {
  private:
   int fd_ = -1;
   int errno_ = 0;
+  std::unique_ptr<char[]> scratch_;
 };
 
 // The fast path: one statement per line.
