@@ -232,14 +232,14 @@ std::string canonical(int dirfd, const char* path, bool follow) {
 
 EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) {
   if (!path || !*path) return model::kNoEntity;
-  if (lexically_excluded(path)) return model::kNoEntity;
+  // Cache first: excluded names are cached too (as kIgnored).
   bool cacheable = path[0] == '/' || dirfd == AT_FDCWD;
   std::uint32_t value = kIgnored;
   CacheEntry* slot = nullptr;
   std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
   std::string_view name(path);
   if (!(cacheable && cache_find(name, kind_of(follow, cls), &value, &slot))) {
-    value = intern(canonical(dirfd, path, follow), cls);
+    value = lexically_excluded(path) ? kIgnored : intern(canonical(dirfd, path, follow), cls);
     if (cacheable) cache_fill(slot, name, value, gen);
   }
   return value == kIgnored ? model::kNoEntity : value;
@@ -248,17 +248,21 @@ EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) 
 EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
   EntityClass cls = directory ? EntityClass::kDirectory : EntityClass::kFile;
   std::uint32_t value = kIgnored;
-  if (path && *path && !lexically_excluded(path)) {
+  if (path && *path) {
     bool cacheable = path[0] == '/' || dirfd == AT_FDCWD;
     CacheEntry* slot = nullptr;
     std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
     std::string_view name(path);
     // Same key as path_entity's follow lookups: open follows symlinks too.
     if (!(cacheable && cache_find(name, kind_of(true, cls), &value, &slot))) {
-      // The kernel's name for what was opened: one syscall, symlinks already resolved.
-      std::string canon = readlink_fd(fd);
-      if (canon.empty() || canon.front() != '/') canon = canonical(dirfd, path, true);
-      value = intern(canon, cls);
+      if (lexically_excluded(path)) {
+        value = kIgnored;
+      } else {
+        // The kernel's name for what was opened: one syscall, symlinks already resolved.
+        std::string canon = readlink_fd(fd);
+        if (canon.empty() || canon.front() != '/') canon = canonical(dirfd, path, true);
+        value = intern(canon, cls);
+      }
       if (cacheable) cache_fill(slot, name, value, gen);
     }
   }

@@ -14,6 +14,7 @@
 namespace provio::posix {
 
 thread_local bool tls_inside __attribute__((tls_model("initial-exec"))) = false;
+thread_local WallOffset tls_wall __attribute__((tls_model("initial-exec"))) = {0, 0};
 
 bool active() { return store::enabled(); }
 
