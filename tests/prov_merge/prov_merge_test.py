@@ -230,6 +230,10 @@ def case_formats():
     g = rdflib.Graph().parse(data=p.stdout, format="nt")
     assert set(g) == graphs["ttl"]
     assert_same(graphs["ttl"], reference_merge(raw_files(raw)), "merged vs rdflib reference")
+    # "-" reads standard input: the raw files concatenated give the same graph
+    cat = subprocess.run(f"cat {' '.join(raw_files(raw))} | '{ARGS.merge}' - -f ntriples -q", shell=True,
+                         stdout=subprocess.PIPE, text=True, check=True)
+    assert set(rdflib.Graph().parse(data=cat.stdout, format="nt")) == graphs["ttl"]
 
 
 def case_two_jobs():

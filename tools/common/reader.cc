@@ -195,12 +195,13 @@ class Raptor {
 // Reads a file in chunks; remembers errors.
 class ChunkReader {
  public:
-  explicit ChunkReader(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // "-" is standard input.
+  explicit ChunkReader(const std::string& path) : owned_(path != "-") {
+    fd_ = owned_ ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : 0;
     errno_ = fd_ < 0 ? errno : 0;
   }
   ~ChunkReader() {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ >= 0 && owned_) ::close(fd_);
   }
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
@@ -228,6 +229,7 @@ class ChunkReader {
   int error() const { return errno_; }
 
  private:
+  bool owned_;
   int fd_ = -1;
   int errno_ = 0;
   std::unique_ptr<char[]> scratch_;
