@@ -1,6 +1,7 @@
 // Workflow-level records (see record_buffer.h); docs/workflow-api.md is the shape written here.
 #include "store/record_buffer.h"
 
+#include <charconv>
 #include <cstring>
 
 #include "model/entities.h"
@@ -9,15 +10,6 @@
 
 namespace provio::store {
 namespace {
-
-std::string numbered(std::string_view base, std::string_view kind, std::uint64_t n) {
-  std::string iri(base);
-  iri += '/';
-  iri += kind;
-  iri += '/';
-  iri += std::to_string(n);
-  return iri;
-}
 
 std::string_view stage_term(std::uint8_t stage) {
   switch (static_cast<Stage>(stage)) {
@@ -29,11 +21,11 @@ std::string_view stage_term(std::uint8_t stage) {
   return {};
 }
 
-const std::string* entity_iri(const RecordContext& ctx, model::EntityId id) {
+// The entity, declared in this file first (its description is written once per file).
+const model::Entity* declared(const RecordContext& ctx, model::EntityId id) {
   const model::Entity* e = model::entity(id);
-  if (!e) return nullptr;
-  ctx.declare_entity(id);
-  return &e->iri;
+  if (e) ctx.declare_entity(id);
+  return e;
 }
 
 // The literal (or IRI) of a typed value; false if there is nothing writable.
@@ -55,7 +47,7 @@ bool value_term(Turtle& t, const Record& r) {
     case ValueType::kEntity: {
       const model::Entity* e = model::entity(r.entity);  // declared by the caller
       if (!e) return false;
-      t.iri(e->iri);
+      t.name(e->term);
       return true;
     }
     case ValueType::kNone: break;
@@ -97,165 +89,209 @@ void RecordBuffer::clear() {
 std::size_t RecordBuffer::memory_bytes() const { return capacity_ * sizeof(Record) + arena_bytes_; }
 
 void RecordBuffer::write_all(std::string& out, const RecordContext& ctx) {
+  // The program and thread IRIs as open Turtle terms ("<…" without '>'), once per flush: every
+  // record IRI extends one of them, so statements are then plain copies (no re-scanning).
+  x_term_.clear();
+  model::append_iri_term(x_term_, ctx.exec_iri);
+  x_open_.assign(x_term_, 0, x_term_.size() - 1);
+  th_term_.clear();
+  model::append_iri_term(th_term_, ctx.thread_iri);
+  th_open_.assign(th_term_, 0, th_term_.size() - 1);
   for (std::size_t i = 0; i < used_; ++i) write_one(out, ctx, records_[i]);
   if (overflow_) write_one(out, ctx, *overflow_);
   clear();
 }
 
+namespace {
+
+// dst = "<base/kind/n>" from an open term "<base".
+void node(std::string& dst, std::string_view open, std::string_view kind, std::uint64_t n) {
+  dst.assign(open);
+  dst += '/';
+  dst += kind;
+  dst += '/';
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, n);
+  dst.append(buf, static_cast<std::size_t>(r.ptr - buf));
+  dst += '>';
+}
+
+}  // namespace
+
 void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const Record& r) {
-  const std::string_view x = ctx.exec_iri;
-  auto task = [&](std::uint64_t n) { return numbered(x, "task", n); };
-  auto config = [&](std::uint64_t n) { return numbered(x, "config", n); };
-  auto workflow = [&](std::uint64_t n) { return numbered(x, "workflow", n); };
-  auto st = [&](const std::string& s) {
+  std::string& s = s_;  // subject term
+  std::string& o = o_;  // object term
+  auto st = [&](std::string_view subj, std::string_view pred) {
     Turtle t(out);
-    t.iri(s);
+    t.name(subj).name(pred);
     return t;
   };
+  auto task = [&](std::string& dst, std::uint64_t n) { node(dst, x_open_, "task", n); };
+  auto config = [&](std::string& dst, std::uint64_t n) { node(dst, x_open_, "config", n); };
+  auto workflow = [&](std::string& dst, std::uint64_t n) { node(dst, x_open_, "workflow", n); };
 
   switch (r.kind) {
-    case RecordKind::kWorkflowOpen: {
-      std::string w = workflow(r.subject);
-      st(w).name("rdf:type").name("prov:Activity").end();
-      st(w).name("rdf:type").name("provio:Workflow").end();
-      st(w).name("rdfs:label").str(r.text).end();
-      st(w).name("provio:workflow").str(r.text).end();
-      st(w).name("prov:wasAssociatedWith").iri(x).end();
-      st(w).name("prov:startedAtTime").time(r.time_ns).end();
-      Turtle(out).iri(x).name("provio:workflow").str(r.text).end();
+    case RecordKind::kWorkflowOpen:
+      workflow(s, r.subject);
+      st(s, "rdf:type").name("prov:Activity").end();
+      st(s, "rdf:type").name("provio:Workflow").end();
+      st(s, "rdfs:label").str(r.text).end();
+      st(s, "provio:workflow").str(r.text).end();
+      st(s, "prov:wasAssociatedWith").name(x_term_).end();
+      st(s, "prov:startedAtTime").time(r.time_ns).end();
+      st(x_term_, "provio:workflow").str(r.text).end();
       if (!r.text2.empty()) {
-        st(w).name("provio:campaign").str(r.text2).end();
-        Turtle(out).iri(x).name("provio:campaign").str(r.text2).end();
+        st(s, "provio:campaign").str(r.text2).end();
+        st(x_term_, "provio:campaign").str(r.text2).end();
       }
       break;
-    }
     case RecordKind::kWorkflowClose:
-      st(workflow(r.subject)).name("prov:endedAtTime").time(r.time_ns).end();
+      workflow(s, r.subject);
+      st(s, "prov:endedAtTime").time(r.time_ns).end();
       break;
-    case RecordKind::kTaskBegin: {
-      std::string t = task(r.subject);
-      st(t).name("rdf:type").name("prov:Activity").end();
-      st(t).name("rdf:type").name("provio:Task").end();
-      st(t).name("rdfs:label").str(r.text).end();
-      st(t).name("prov:wasAssociatedWith").iri(ctx.thread_iri).end();
-      st(t).name("prov:startedAtTime").time(r.time_ns).end();
-      if (r.a) st(t).name("provio:parentTask").iri(task(r.a)).end();
-      if (r.b) st(t).name("provio:inWorkflow").iri(workflow(r.b)).end();
+    case RecordKind::kTaskBegin:
+      task(s, r.subject);
+      st(s, "rdf:type").name("prov:Activity").end();
+      st(s, "rdf:type").name("provio:Task").end();
+      st(s, "rdfs:label").str(r.text).end();
+      st(s, "prov:wasAssociatedWith").name(th_term_).end();
+      st(s, "prov:startedAtTime").time(r.time_ns).end();
+      if (r.a) {
+        task(o, r.a);
+        st(s, "provio:parentTask").name(o).end();
+      }
+      if (r.b) {
+        workflow(o, r.b);
+        st(s, "provio:inWorkflow").name(o).end();
+      }
       break;
-    }
     case RecordKind::kTaskEnd:
-      st(task(r.subject)).name("prov:endedAtTime").time(r.time_ns).end();
+      task(s, r.subject);
+      st(s, "prov:endedAtTime").time(r.time_ns).end();
       break;
     case RecordKind::kTaskInput:
-      if (const std::string* e = entity_iri(ctx, r.entity)) st(task(r.subject)).name("prov:used").iri(*e).end();
-      break;
     case RecordKind::kTaskOutput:
-      if (const std::string* e = entity_iri(ctx, r.entity)) {
-        Turtle(out).iri(*e).name("prov:wasGeneratedBy").iri(task(r.subject)).end();
+      if (const model::Entity* e = declared(ctx, r.entity)) {
+        task(s, r.subject);
+        if (r.kind == RecordKind::kTaskInput) st(s, "prov:used").name(e->term).end();
+        else st(e->term, "prov:wasGeneratedBy").name(s).end();
       }
       break;
     case RecordKind::kTaskUseConfig:
-      st(task(r.subject)).name("prov:used").iri(config(r.a)).end();
+      task(s, r.subject);
+      config(o, r.a);
+      st(s, "prov:used").name(o).end();
       break;
-    case RecordKind::kConfig: {
-      std::string c = config(r.subject);
-      st(c).name("rdf:type").name("prov:Entity").end();
-      st(c).name("rdf:type").name("provio:Configuration").end();
+    case RecordKind::kConfig:
+      config(s, r.subject);
+      st(s, "rdf:type").name("prov:Entity").end();
+      st(s, "rdf:type").name("provio:Configuration").end();
       switch (static_cast<ConfigKind>(r.sub)) {
-        case ConfigKind::kHyperparameters:
-          st(c).name("rdf:type").name("provio:HyperparameterSetting").end();
-          break;
-        case ConfigKind::kDataSelection: st(c).name("rdf:type").name("provio:DataSelection").end(); break;
+        case ConfigKind::kHyperparameters: st(s, "rdf:type").name("provio:HyperparameterSetting").end(); break;
+        case ConfigKind::kDataSelection: st(s, "rdf:type").name("provio:DataSelection").end(); break;
         case ConfigKind::kGeneral: break;
       }
-      if (!r.text.empty()) st(c).name("rdfs:label").str(r.text).end();
-      st(c).name("prov:wasAttributedTo").iri(x).end();
-      if (r.a) st(task(r.a)).name("prov:used").iri(c).end();
+      if (!r.text.empty()) st(s, "rdfs:label").str(r.text).end();
+      st(s, "prov:wasAttributedTo").name(x_term_).end();
+      if (r.a) {
+        task(o, r.a);
+        st(o, "prov:used").name(s).end();
+      }
       break;
-    }
     case RecordKind::kKeyValue: {
-      std::string owner;
       std::string_view link = "provio:property";
       std::string_view segment = "property";
       switch (static_cast<KeyOwner>(r.sub)) {
         case KeyOwner::kConfig:
-          owner = config(r.subject);
+          config(s, r.subject);
           link = "provio:parameter";
           segment = {};
           break;
         case KeyOwner::kTaskParameter:
-          owner = task(r.subject);
+          task(s, r.subject);
           link = "provio:parameter";
           segment = "parameter";
           break;
         case KeyOwner::kTaskResult:
-          owner = task(r.subject);
+          task(s, r.subject);
           link = "provio:result";
           segment = "result";
           break;
-        case KeyOwner::kTaskProperty: owner = task(r.subject); break;
-        case KeyOwner::kWorkflowProperty: owner = workflow(r.subject); break;
-        case KeyOwner::kProgramProperty: owner = std::string(x); break;
+        case KeyOwner::kTaskProperty: task(s, r.subject); break;
+        case KeyOwner::kWorkflowProperty: workflow(s, r.subject); break;
+        case KeyOwner::kProgramProperty: s = x_term_; break;
       }
-      std::string k = owner;
+      // The key node: the owner's IRI, the segment, the key percent-encoded (so the term needs
+      // no further escaping).
+      std::string& k = k_;
+      k.assign(s, 0, s.size() - 1);
       k += '/';
       if (!segment.empty()) {
         k += segment;
         k += '/';
       }
       append_key_segment(k, r.text);
+      k += '>';
       // The value first: if it cannot be written, nothing about this key is. A data reference
       // is declared before the statement starts (declaring writes statements of its own).
-      if (r.vtype == ValueType::kEntity) entity_iri(ctx, r.entity);
+      if (r.vtype == ValueType::kEntity) declared(ctx, r.entity);
       Turtle v(out);
-      v.iri(k).name("provio:value");
+      v.name(k).name("provio:value");
       if (!value_term(v, r) || !v.end()) break;
-      st(owner).name(link).iri(k).end();
-      st(k).name("rdf:type").name("provio:Parameter").end();
-      st(k).name("provio:key").str(r.text).end();
+      st(s, link).name(k).end();
+      st(k, "rdf:type").name("provio:Parameter").end();
+      st(k, "provio:key").str(r.text).end();
       break;
     }
     case RecordKind::kMetric: {
-      std::string m = numbered(ctx.thread_iri, "metric", ++metric_seq_);
-      st(m).name("rdf:type").name("prov:Entity").end();
-      st(m).name("rdf:type").name("provio:Metric").end();
+      node(s, th_open_, "metric", ++metric_seq_);
+      st(s, "rdf:type").name("prov:Entity").end();
+      st(s, "rdf:type").name("provio:Metric").end();
       std::string_view stage = stage_term(r.sub);
       if (!stage.empty()) {
-        st(m).name("rdf:type").name("provio:ModelEvaluation").end();
-        st(m).name("provio:stage").name(stage).end();
+        st(s, "rdf:type").name("provio:ModelEvaluation").end();
+        st(s, "provio:stage").name(stage).end();
       }
-      st(m).name("provio:metricName").str(r.text).end();
-      st(m).name("provio:value").dbl(r.num.d).end();
-      if (r.step != kNoStep) st(m).name("provio:step").i64(r.step).end();
-      if (r.a) st(m).name("prov:wasGeneratedBy").iri(task(r.a)).end();
-      st(m).name("prov:generatedAtTime").time(r.time_ns).end();
+      st(s, "provio:metricName").str(r.text).end();
+      st(s, "provio:value").dbl(r.num.d).end();
+      if (r.step != kNoStep) st(s, "provio:step").i64(r.step).end();
+      if (r.a) {
+        task(o, r.a);
+        st(s, "prov:wasGeneratedBy").name(o).end();
+      }
+      st(s, "prov:generatedAtTime").time(r.time_ns).end();
       break;
     }
     case RecordKind::kModel:
     case RecordKind::kDataset: {
       bool model = r.kind == RecordKind::kModel;
-      std::string m = model ? numbered(ctx.thread_iri, "model", ++model_seq_)
-                            : numbered(ctx.thread_iri, "dataset", ++dataset_seq_);
-      const std::string* e = entity_iri(ctx, r.entity);
-      st(m).name("rdf:type").name("prov:Entity").end();
-      st(m).name("rdf:type").name(model ? "provio:ModelReference" : "provio:DatasetReference").end();
-      if (!r.text.empty()) st(m).name("rdfs:label").str(r.text).end();
-      if (e) st(m).name("provio:storedIn").iri(*e).end();
-      st(m).name("prov:wasAttributedTo").iri(x).end();
+      if (model) node(s, th_open_, "model", ++model_seq_);
+      else node(s, th_open_, "dataset", ++dataset_seq_);
+      const model::Entity* e = declared(ctx, r.entity);
+      st(s, "rdf:type").name("prov:Entity").end();
+      st(s, "rdf:type").name(model ? "provio:ModelReference" : "provio:DatasetReference").end();
+      if (!r.text.empty()) st(s, "rdfs:label").str(r.text).end();
+      if (e) st(s, "provio:storedIn").name(e->term).end();
+      st(s, "prov:wasAttributedTo").name(x_term_).end();
       if (model) {
-        if (r.b) st(m).name("provio:trainedWith").iri(config(r.b)).end();
-        if (r.step != kNoStep) st(m).name("provio:step").i64(r.step).end();
-        st(m).name("prov:generatedAtTime").time(r.time_ns).end();
+        if (r.b) {
+          config(o, r.b);
+          st(s, "provio:trainedWith").name(o).end();
+        }
+        if (r.step != kNoStep) st(s, "provio:step").i64(r.step).end();
+        st(s, "prov:generatedAtTime").time(r.time_ns).end();
         if (r.a) {
-          st(m).name("prov:wasGeneratedBy").iri(task(r.a)).end();
-          if (e) Turtle(out).iri(*e).name("prov:wasGeneratedBy").iri(task(r.a)).end();
+          task(o, r.a);
+          st(s, "prov:wasGeneratedBy").name(o).end();
+          if (e) st(e->term, "prov:wasGeneratedBy").name(o).end();
         }
       } else {
         std::string_view stage = stage_term(r.sub);
-        if (!stage.empty()) st(m).name("provio:stage").name(stage).end();
+        if (!stage.empty()) st(s, "provio:stage").name(stage).end();
         if (r.a) {
-          st(task(r.a)).name("prov:used").iri(m).end();
-          if (e) st(task(r.a)).name("prov:used").iri(*e).end();
+          task(o, r.a);
+          st(o, "prov:used").name(s).end();
+          if (e) st(o, "prov:used").name(e->term).end();
         }
       }
       break;
@@ -263,9 +299,11 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
     case RecordKind::kProgramType: {
       std::string ty = "urn:provio:type:";
       append_key_segment(ty, r.text);
-      Turtle(out).iri(x).name("provio:programType").iri(ty).end();
-      st(ty).name("rdf:type").name("provio:Type").end();
-      st(ty).name("rdfs:label").str(r.text).end();
+      s.clear();
+      model::append_iri_term(s, ty);
+      st(x_term_, "provio:programType").name(s).end();
+      st(s, "rdf:type").name("provio:Type").end();
+      st(s, "rdfs:label").str(r.text).end();
       break;
     }
   }

@@ -108,6 +108,9 @@ class RecordBuffer {
   std::size_t arena_used_ = 0;
   const Record* overflow_ = nullptr;
   std::uint64_t metric_seq_ = 0, model_seq_ = 0, dataset_seq_ = 0;
+  // Formatting scratch, reused: program and thread IRI terms ("<…>") and open forms ("<…"),
+  // subject, object and key-node terms.
+  std::string x_term_, x_open_, th_term_, th_open_, s_, o_, k_;
 };
 
 // Percent-encodes a key for use as the last IRI segment (exposed for tests).
