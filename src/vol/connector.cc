@@ -405,6 +405,9 @@ void refine_rank() {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // identity() first: set_mpi_rank() deadlocks when it is the first to read the identity
+  // (it takes the identity mutex, then identity() takes it again). Reported to the core owner.
+  model::identity();
   model::set_mpi_rank(rank, size);
   done.store(true, std::memory_order_relaxed);
 }
