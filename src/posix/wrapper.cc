@@ -53,7 +53,11 @@ __attribute__((constructor)) void start() {
   // Read the identity now, while the process is single-threaded and not in a vfork child: the
   // exec wrappers need it, and a fork child can only be told apart from its parent if the parent
   // had one.
-  model::identity();
+  const model::Identity& id = model::identity();
+  // Children this process starts by any means (system, popen, a raw clone + execve, a static
+  // helper) inherit our run as their parent; the exec wrappers set it explicitly as well. The
+  // identity has read the old value already. Single-threaded here, so setenv is safe.
+  if (!id.exec_iri.empty()) setenv("PROVIO_PARENT_RUN", id.exec_iri.c_str(), 1);
   load_exclusions();
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
