@@ -237,7 +237,8 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
       if (r.vtype == ValueType::kEntity) declared(ctx, r.entity);
       Turtle v(out);
       v.name(k).name("provio:value");
-      if (!value_term(v, r) || !v.end()) break;
+      if (!value_term(v, r)) v.iri({});  // a bad term: end() rolls the statement back
+      if (!v.end()) break;
       st(s, link).name(k).end();
       st(k, "rdf:type").name("provio:Parameter").end();
       st(k, "provio:key").str(r.text).end();
