@@ -19,8 +19,8 @@ PIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
 class Run:
     """One snippet run: its stdout, stderr, exit code and the merged graph of its files."""
 
-    def __init__(self, code, env=None):
-        self.dir = tempfile.mkdtemp(prefix="provio-py-")
+    def __init__(self, code, env=None, dir=None):
+        self.dir = dir or tempfile.mkdtemp(prefix="provio-py-")
         e = dict(os.environ, PROVIO_DIR=os.path.join(self.dir, "prov"))
         e.update(env or {})
         p = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=self.dir, env=e,
@@ -243,6 +243,31 @@ class WorkflowApiTest(unittest.TestCase):
             """, env={"PROVIO_LEVEL": "off"})
         self.assertIn("still checked", r.out)
         self.assertEqual(len(r.g), 0)
+
+    def test_campaign_across_jobs(self):
+        """Two jobs of one campaign, one named by the API and one by the environment only (and a
+        third naming both): their files together are one campaign graph."""
+        a = self.run_code("""
+            import provio
+            with provio.workflow("simulate", campaign="camp"):
+                provio.program_type("simulation")
+            """)
+        env = {"PROVIO_WORKFLOW": "analyse", "PROVIO_CAMPAIGN": "camp"}
+        Run("import provio; provio.program_type('analysis')", env, dir=a.dir)
+        Run("""import provio
+with provio.workflow("renamed"):
+    pass""", {"PROVIO_WORKFLOW": "from-env"}, dir=a.dir)
+        g = rdflib.Graph()
+        for f in glob.glob(os.path.join(a.dir, "prov", "*.ttl")):
+            g.parse(f, format="turtle")
+        q = """SELECT ?wf WHERE { ?run a provio:Program ; provio:campaign "camp" ; provio:workflow ?wf }"""
+        got = sorted(str(row.wf) for row in g.query(q, initNs={"provio": PIO}))
+        self.assertEqual(got, ["analyse", "simulate"])
+        # the third: the environment named the program, the API its workflow run; both recorded
+        (run,) = [r for r in g.subjects(PIO.workflow, Literal("renamed")) if (r, RDF.type, PIO.Program) in g]
+        self.assertIn((run, PIO.workflow, Literal("from-env")), g)
+        (wf,) = [w for w in g.subjects(RDF.type, PIO.Workflow) if (w, PIO.workflow, Literal("renamed")) in g]
+        self.assertEqual(list(g.objects(wf, PIO.workflow)), [Literal("renamed")])
 
     def test_threads_have_their_own_tasks(self):
         r = self.run_code("""
