@@ -712,19 +712,22 @@ void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& gra
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, files.size())));
   std::vector<FileReport> reports(files.size());
   std::atomic<std::size_t> next{0};
-  auto work = [&](Graph& g) {
-    Raptor raptor;
+  // Raptor worlds are made here, one after the other: their setup (libxml2's among others) is
+  // not safe to run in several threads at once.
+  std::vector<std::unique_ptr<Raptor>> raptors;
+  for (unsigned t = 0; t < jobs; ++t) raptors.push_back(std::make_unique<Raptor>());
+  auto work = [&](Graph& g, Raptor& raptor) {
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
       read_one(files[i], blank_base + i, g, raptor, reports[i], false);
     }
   };
   if (jobs == 1) {
-    work(graph);
+    work(graph, *raptors[0]);
   } else {
     std::vector<Graph> graphs(jobs);
     std::vector<std::thread> threads;
-    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work, std::ref(graphs[t]));
-    work(graph);
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work, std::ref(graphs[t]), std::ref(*raptors[t]));
+    work(graph, *raptors[0]);
     for (std::thread& t : threads) t.join();
     for (unsigned t = 1; t < jobs; ++t) {
       graph.merge(graphs[t]);
