@@ -92,6 +92,9 @@ int stream_fd(FILE* f) { return f ? fileno(f) : -1; }
 
 bool needs_mode(int flags) { return (flags & O_CREAT) != 0 || (flags & __O_TMPFILE) == __O_TMPFILE; }
 
+// The optional mode argument of open and openat (read only when the flags say it was passed).
+mode_t mode_arg(int flags, va_list ap) { return needs_mode(flags) ? va_arg(ap, mode_t) : 0; }
+
 // O_CREAT with O_EXCL or O_TRUNC makes new content; O_CREAT alone may open an existing file
 // (append logs) and is recorded as an open.
 bool creates(int flags) { return (flags & O_CREAT) != 0 && (flags & (O_EXCL | O_TRUNC)) != 0; }
@@ -211,11 +214,31 @@ auto copied(const Symbol<Fn>& sym, int in, int out) {
   };
 }
 
+// mmap of a file: an access (anonymous mappings go straight through untimed).
+template <typename Fn, typename Off>
+void* map(const Symbol<Fn>& sym, void* addr, size_t len, int prot, int flags, int fd, Off off) {
+  if (fd < 0 || (flags & MAP_ANONYMOUS)) return passthrough(sym, addr, len, prot, flags, fd, off);
+  auto record = [&sym, fd](void* r, const Timing& t) {
+    if (r != MAP_FAILED) emit(Op::kAccess, sym.api(), fd_entity(fd), 0, kNoOffset, t);
+  };
+  return traced(sym, record, addr, len, prot, flags, fd, off);
+}
+
 // dup and friends record nothing: the new descriptor names what the old one did.
 auto duplicated(int from) {
   return [from](int to, const Timing&) {
     if (to >= 0 && to != from) fd_table().set(to, fd_table().get(from));
   };
+}
+
+// fcntl: only the duplicating commands matter. The third argument is passed on as glibc reads it
+// (int and pointer arguments alike).
+template <typename Fn>
+int control(const Symbol<Fn>& sym, int fd, int cmd, void* arg) {
+  auto record = [fd, cmd](int r, const Timing& t) {
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd)(r, t);
+  };
+  return traced(sym, record, fd, cmd, arg);
 }
 
 template <typename Fn>
@@ -289,18 +312,26 @@ bool before_exec(const Symbol<Fn>& sym, Program program, char* const* envp, char
   return true;
 }
 
+// Runs `call(envp)` with the child environment, built on this frame's stack (alloca: the memory
+// must outlive the real exec call, which happens inside `call`).
+template <typename Fn, typename Program, typename Call>
+int with_child_env(const Symbol<Fn>& sym, Program program, char* const* envp, Call call) {
+  std::size_t n = env_count(envp);
+  char** env = n < kMaxEnv ? static_cast<char**>(alloca((n + 2) * sizeof(char*))) : nullptr;
+  char entry[kEntrySize];
+  return call(before_exec(sym, program, envp, env, entry) ? env : envp);
+}
+
 Symbol<decltype(&::execve)> s_real_execve{"execve"};
 Symbol<decltype(&::execvpe)> s_real_execvpe{"execvpe"};
 
 // execve / execvpe with our environment; `search`: look `file` up in PATH as execvp does.
 template <typename Fn>
 int exec_with(const Symbol<Fn>& sym, bool search, const char* file, char* const* argv, char* const* envp) {
-  std::size_t n = env_count(envp);
-  char** env = n < kMaxEnv ? static_cast<char**>(alloca((n + 2) * sizeof(char*))) : nullptr;
-  char entry[kEntrySize];
   auto program = [search, file] { return program_entity(search ? search_path(file) : std::string(file ? file : "")); };
-  char* const* use = before_exec(sym, program, envp, env, entry) ? env : envp;
-  return search ? passthrough(s_real_execvpe, file, argv, use) : passthrough(s_real_execve, file, argv, use);
+  return with_child_env(sym, program, envp, [search, file, argv](char* const* env) {
+    return search ? passthrough(s_real_execvpe, file, argv, env) : passthrough(s_real_execve, file, argv, env);
+  });
 }
 
 // execl and friends: the variadic argument list as an argv array on the stack.
@@ -468,46 +499,34 @@ using namespace provio::posix;  // NOLINT: this file is the ABI of that namespac
 // ---- open / close ----
 
 PROVIO_EXPORT int open(const char* path, int flags, ...) {
-  mode_t mode = 0;
-  if (needs_mode(flags)) {
-    va_list ap;
-    va_start(ap, flags);
-    mode = va_arg(ap, mode_t);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, flags);
+  mode_t mode = mode_arg(flags, ap);
+  va_end(ap);
   return traced(s_open, opened(s_open, AT_FDCWD, path, flags), path, flags, mode);
 }
 
 PROVIO_EXPORT int open64(const char* path, int flags, ...) {
-  mode_t mode = 0;
-  if (needs_mode(flags)) {
-    va_list ap;
-    va_start(ap, flags);
-    mode = va_arg(ap, mode_t);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, flags);
+  mode_t mode = mode_arg(flags, ap);
+  va_end(ap);
   return traced(s_open64, opened(s_open64, AT_FDCWD, path, flags), path, flags, mode);
 }
 
 PROVIO_EXPORT int openat(int dirfd, const char* path, int flags, ...) {
-  mode_t mode = 0;
-  if (needs_mode(flags)) {
-    va_list ap;
-    va_start(ap, flags);
-    mode = va_arg(ap, mode_t);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, flags);
+  mode_t mode = mode_arg(flags, ap);
+  va_end(ap);
   return traced(s_openat, opened(s_openat, dirfd, path, flags), dirfd, path, flags, mode);
 }
 
 PROVIO_EXPORT int openat64(int dirfd, const char* path, int flags, ...) {
-  mode_t mode = 0;
-  if (needs_mode(flags)) {
-    va_list ap;
-    va_start(ap, flags);
-    mode = va_arg(ap, mode_t);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, flags);
+  mode_t mode = mode_arg(flags, ap);
+  va_end(ap);
   return traced(s_openat64, opened(s_openat64, dirfd, path, flags), dirfd, path, flags, mode);
 }
 
@@ -641,22 +660,10 @@ PROVIO_EXPORT int truncate64(const char* path, off64_t len) noexcept {
 
 // Mapping a file is recorded as an access (the bytes are touched later, invisibly).
 PROVIO_EXPORT void* mmap(void* addr, size_t len, int prot, int flags, int fd, off_t off) noexcept {
-  if (fd < 0 || (flags & MAP_ANONYMOUS)) return passthrough(s_mmap, addr, len, prot, flags, fd, off);
-  return traced(
-      s_mmap,
-      [fd](void* r, const Timing& t) {
-        if (r != MAP_FAILED) emit(Op::kAccess, s_mmap.api(), fd_entity(fd), 0, kNoOffset, t);
-      },
-      addr, len, prot, flags, fd, off);
+  return map(s_mmap, addr, len, prot, flags, fd, off);
 }
 PROVIO_EXPORT void* mmap64(void* addr, size_t len, int prot, int flags, int fd, off64_t off) noexcept {
-  if (fd < 0 || (flags & MAP_ANONYMOUS)) return passthrough(s_mmap64, addr, len, prot, flags, fd, off);
-  return traced(
-      s_mmap64,
-      [fd](void* r, const Timing& t) {
-        if (r != MAP_FAILED) emit(Op::kAccess, s_mmap64.api(), fd_entity(fd), 0, kNoOffset, t);
-      },
-      addr, len, prot, flags, fd, off);
+  return map(s_mmap64, addr, len, prot, flags, fd, off);
 }
 
 // ---- descriptors ----
@@ -668,26 +675,16 @@ PROVIO_EXPORT int dup3(int fd, int to, int flags) noexcept { return traced(s_dup
 PROVIO_EXPORT int fcntl(int fd, int cmd, ...) {
   va_list ap;
   va_start(ap, cmd);
-  void* arg = va_arg(ap, void*);  // as glibc does: int and pointer arguments alike
+  void* arg = va_arg(ap, void*);
   va_end(ap);
-  return traced(
-      s_fcntl,
-      [fd, cmd](int r, const Timing& t) {
-        if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd)(r, t);
-      },
-      fd, cmd, arg);
+  return control(s_fcntl, fd, cmd, arg);
 }
 PROVIO_EXPORT int fcntl64(int fd, int cmd, ...) {
   va_list ap;
   va_start(ap, cmd);
   void* arg = va_arg(ap, void*);
   va_end(ap);
-  return traced(
-      s_fcntl64,
-      [fd, cmd](int r, const Timing& t) {
-        if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd)(r, t);
-      },
-      fd, cmd, arg);
+  return control(s_fcntl64, fd, cmd, arg);
 }
 
 // ---- names ----
@@ -998,26 +995,17 @@ PROVIO_EXPORT int execle(const char* path, const char* arg, ...) noexcept {
   return exec_with(s_execle, false, path, argv, envp);
 }
 PROVIO_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) noexcept {
-  std::size_t n = env_count(envp);
-  char** env = n < kMaxEnv ? static_cast<char**>(alloca((n + 2) * sizeof(char*))) : nullptr;
-  char entry[kEntrySize];
-  bool ours = before_exec(s_fexecve, [fd] { return fd_entity(fd); }, envp, env, entry);
-  return passthrough(s_fexecve, fd, argv, ours ? env : envp);
+  return with_child_env(s_fexecve, [fd] { return fd_entity(fd); }, envp,
+                        [fd, argv](char* const* env) { return passthrough(s_fexecve, fd, argv, env); });
 }
 
 PROVIO_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* actions,
                               const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
-  std::size_t n = env_count(envp);
-  char** env = n < kMaxEnv ? static_cast<char**>(alloca((n + 2) * sizeof(char*))) : nullptr;
-  char entry[kEntrySize];
-  bool ours = before_exec(s_posix_spawn, [path] { return program_entity(path ? path : ""); }, envp, env, entry);
-  return passthrough(s_posix_spawn, pid, path, actions, attr, argv, ours ? env : envp);
+  return with_child_env(s_posix_spawn, [path] { return program_entity(path ? path : ""); }, envp,
+                        [=](char* const* env) { return passthrough(s_posix_spawn, pid, path, actions, attr, argv, env); });
 }
 PROVIO_EXPORT int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_actions_t* actions,
                                const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
-  std::size_t n = env_count(envp);
-  char** env = n < kMaxEnv ? static_cast<char**>(alloca((n + 2) * sizeof(char*))) : nullptr;
-  char entry[kEntrySize];
-  bool ours = before_exec(s_posix_spawnp, [file] { return program_entity(search_path(file)); }, envp, env, entry);
-  return passthrough(s_posix_spawnp, pid, file, actions, attr, argv, ours ? env : envp);
+  return with_child_env(s_posix_spawnp, [file] { return program_entity(search_path(file)); }, envp,
+                        [=](char* const* env) { return passthrough(s_posix_spawnp, pid, file, actions, attr, argv, env); });
 }
