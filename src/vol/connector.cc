@@ -15,6 +15,7 @@
 #include "vol/connector.h"
 
 #include <H5PLextern.h>
+#include <H5VLpassthru.h>
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -1121,6 +1122,12 @@ herr_t str_to_info(const char* str, void** out) {
   }
   unsigned value = 0;
   hid_t under_id;
+  // HDF5's own passthrough lives inside libhdf5, not in a plugin: register it so that the
+  // lookup below finds it (HDF5 does the same for HDF5_VOL_CONNECTOR=pass_through).
+  if ((under_is_value(parsed.info.under_vol, &value) && value == H5VL_PASSTHRU_VALUE) ||
+      parsed.info.under_vol == H5VL_PASSTHRU_NAME) {
+    H5VL_pass_through_register();
+  }
   if (under_is_value(parsed.info.under_vol, &value)) {
     if (value == static_cast<unsigned>(kConnectorValue)) {
       push_error(__func__, H5E_BADVALUE, "under_vol cannot be provio itself");

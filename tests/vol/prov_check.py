@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+"""Checks on the raw per-thread provenance files the VOL connector leaves (rdflib, independent of
+provio's own tools). Each subcommand exits 0 when its assertions hold, 1 with a message otherwise.
+
+  prov_check.py mpi DIR DATASET_IRI COLS RANKS    per-rank H5Dwrite / H5Dread bytes and modes
+  prov_check.py repack DIR INPUT OUTPUT           reads of INPUT's datasets, writes of OUTPUT's
+  prov_check.py has DIR API [API…]                each API appears (and every file parses)
+"""
+import glob
+import os
+import sys
+
+import rdflib
+
+PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
+PIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
+
+
+def fail(msg):
+    print("prov_check: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def load(d):
+    files = sorted(glob.glob(os.path.join(d, "*.ttl")))
+    if not files:
+        fail("no provenance files in " + d)
+    graphs = []
+    for f in files:
+        g = rdflib.Graph()
+        g.parse(f, format="turtle")
+        graphs.append((f, g))
+    return graphs
+
+
+def measure(g, act, prop):
+    """A measure of an activity: its parts' sum at summary level, its own value at trace level."""
+    parts = list(g.objects(act, PIO.partial))
+    if parts:
+        return sum(int(v) for p in parts for v in g.objects(p, prop))
+    return sum(int(v) for v in g.objects(act, prop))
+
+
+def activities(g, api):
+    return [a for a in g.subjects(PIO.api, rdflib.Literal(api))]
+
+
+def entity_of(g, act, relation):
+    return [e for e in g.subjects(relation, act)]
+
+
+def rank_of(g):
+    ranks = [int(n) for n in g.objects(None, PIO.rankNumber)]
+    if len(ranks) != 1:
+        fail("expected one rank per file, found %r" % ranks)
+    return ranks[0]
+
+
+def cmd_mpi(d, dataset, cols, nranks):
+    cols, nranks = int(cols), int(nranks)
+    dataset = rdflib.URIRef(dataset)
+    rows = nranks * (nranks + 1) // 2
+    seen = {}
+    for f, g in load(d):
+        r = rank_of(g)
+        written = read = 0
+        for a in activities(g, "H5Dwrite"):
+            if dataset in entity_of(g, a, PIO.wasWrittenBy):
+                written += measure(g, a, PIO.bytes)
+                modes = [str(m) for m in g.objects(a, PIO.transfer)]
+                if modes != ["collective"]:
+                    fail("%s: rank %d write transfer %r, expected collective" % (f, r, modes))
+        for a in activities(g, "H5Dread"):
+            if dataset in entity_of(g, a, PIO.wasReadBy):
+                read += measure(g, a, PIO.bytes)
+                modes = [str(m) for m in g.objects(a, PIO.transfer)]
+                if modes != ["independent"]:
+                    fail("%s: rank %d read transfer %r, expected independent" % (f, r, modes))
+        if written or read:
+            seen[r] = (written, read)
+        for api in ("H5Fcreate", "H5Gcreate", "H5Dcreate", "H5Acreate", "H5Awrite", "H5Fopen", "H5Aread"):
+            if not activities(g, api):
+                fail("%s: rank %d has no %s activity" % (f, r, api))
+    for r in range(nranks):
+        want_w = (r + 1) * cols * 8
+        want_r = rows * cols * 8
+        got = seen.get(r)
+        if got != (want_w, want_r):
+            fail("rank %d: (written, read) bytes %r, expected %r" % (r, got, (want_w, want_r)))
+        print("rank %d wrote %d bytes collectively, read %d independently" % (r, want_w, want_r))
+
+
+def cmd_repack(d, inp, out):
+    inp = "file://" + os.path.realpath(inp)
+    out = "file://" + os.path.realpath(out)
+    read_in = written_out = 0
+    opened_in = created_out = False
+    graphs = load(d)
+    for f, g in graphs:
+        for a in activities(g, "H5Dread"):
+            for e in entity_of(g, a, PIO.wasReadBy):
+                if str(e).startswith(inp + "#"):
+                    read_in += measure(g, a, PIO.bytes)
+        for a in activities(g, "H5Dwrite"):
+            for e in entity_of(g, a, PIO.wasWrittenBy):
+                if str(e).startswith(out + "#"):
+                    written_out += measure(g, a, PIO.bytes)
+        for a in activities(g, "H5Fopen"):
+            opened_in |= rdflib.URIRef(inp) in entity_of(g, a, PIO.wasOpenedBy)
+        for a in activities(g, "H5Fcreate"):
+            created_out |= rdflib.URIRef(out) in entity_of(g, a, PIO.wasCreatedBy)
+    # Every dataset of the input reaches the output: rewritten (H5Dwrite) or copied (H5Ocopy,
+    # recorded as output wasDerivedFrom input).
+    for path in ("/grid/level1/temperature", "/grid/counts", "/particles"):
+        src, dst = rdflib.URIRef(inp + "#" + path), rdflib.URIRef(out + "#" + path)
+        derived = any((dst, PROV.wasDerivedFrom, src) in g for _, g in graphs)
+        written = any(dst in entity_of(g, a, PIO.wasWrittenBy) for _, g in graphs for a in activities(g, "H5Dwrite"))
+        if not (derived or written):
+            fail("output %s neither written nor derived from the input" % path)
+    if not opened_in:
+        fail("no H5Fopen of " + inp)
+    if not created_out:
+        fail("no H5Fcreate of " + out)
+    if read_in <= 0 or written_out <= 0:
+        fail("bytes read from input %d, written to output %d" % (read_in, written_out))
+    print("repack: read %d bytes of %s, wrote %d bytes of %s" % (read_in, inp, written_out, out))
+
+
+def cmd_has(d, *apis):
+    graphs = load(d)
+    for api in apis:
+        if not any(activities(g, api) for _, g in graphs):
+            fail("no %s activity in %s" % (api, d))
+
+
+def main(argv):
+    cmds = {"mpi": cmd_mpi, "repack": cmd_repack, "has": cmd_has}
+    if len(argv) < 3 or argv[1] not in cmds:
+        print(__doc__, file=sys.stderr)
+        return 1
+    cmds[argv[1]](*argv[2:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,164 @@
+// Test program for the VOL connector: writes HDF5 files with known content.
+//   vol_sample rich <file>     groups, chunked + gzip datasets, attributes, a named datatype,
+//                              a soft link, a compound dataset (input for h5repack / h5dump)
+//   vol_sample noclose <file>  writes a dataset and exits without closing anything
+//   vol_sample errors <file>   failing calls: the HDF5 error stack and errno must be native's;
+//                              prints what the caller can observe, for comparison
+// Exit status 0 on success; every HDF5 failure that is not expected is fatal.
+#include <hdf5.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "vol_sample: %s failed\n", what);
+    std::exit(2);
+  }
+}
+
+struct Particle {
+  int id;
+  double x, y;
+};
+
+void rich(const char* path) {
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  check(f >= 0, "H5Fcreate");
+  hid_t g = H5Gcreate2(f, "grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t g2 = H5Gcreate2(g, "level1", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  check(g >= 0 && g2 >= 0, "H5Gcreate2");
+
+  // Chunked, compressed 2-D dataset.
+  const hsize_t dims[2] = {64, 48};
+  const hsize_t chunk[2] = {16, 16};
+  std::vector<float> data(dims[0] * dims[1]);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 97) * 0.5f;
+  hid_t space = H5Screate_simple(2, dims, nullptr);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  check(H5Pset_chunk(dcpl, 2, chunk) >= 0 && H5Pset_deflate(dcpl, 6) >= 0, "dcpl");
+  hid_t d = H5Dcreate2(g2, "temperature", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  check(d >= 0, "H5Dcreate2");
+  check(H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) >= 0, "H5Dwrite");
+
+  // Attributes on the dataset, the group and the root.
+  hid_t ascalar = H5Screate(H5S_SCALAR);
+  double scale = 0.5;
+  hid_t a = H5Acreate2(d, "scale", H5T_NATIVE_DOUBLE, ascalar, H5P_DEFAULT, H5P_DEFAULT);
+  check(a >= 0 && H5Awrite(a, H5T_NATIVE_DOUBLE, &scale) >= 0, "attribute scale");
+  H5Aclose(a);
+  hid_t str = H5Tcopy(H5T_C_S1);
+  H5Tset_size(str, 8);
+  a = H5Acreate2(g, "units", str, ascalar, H5P_DEFAULT, H5P_DEFAULT);
+  check(a >= 0 && H5Awrite(a, str, "kelvin\0\0") >= 0, "attribute units");
+  H5Aclose(a);
+  const hsize_t vdims[1] = {3};
+  hid_t vspace = H5Screate_simple(1, vdims, nullptr);
+  int version[3] = {1, 14, 5};
+  a = H5Acreate2(f, "version", H5T_NATIVE_INT, vspace, H5P_DEFAULT, H5P_DEFAULT);
+  check(a >= 0 && H5Awrite(a, H5T_NATIVE_INT, version) >= 0, "attribute version");
+  H5Aclose(a);
+
+  // A named datatype and a dataset of it.
+  hid_t ptype = H5Tcreate(H5T_COMPOUND, sizeof(Particle));
+  H5Tinsert(ptype, "id", HOFFSET(Particle, id), H5T_NATIVE_INT);
+  H5Tinsert(ptype, "x", HOFFSET(Particle, x), H5T_NATIVE_DOUBLE);
+  H5Tinsert(ptype, "y", HOFFSET(Particle, y), H5T_NATIVE_DOUBLE);
+  check(H5Tcommit2(f, "particle_t", ptype, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) >= 0, "H5Tcommit2");
+  const hsize_t pdims[1] = {100};
+  std::vector<Particle> ps(pdims[0]);
+  for (int i = 0; i < 100; ++i) ps[i] = {i, i * 1.5, -i * 0.25};
+  hid_t pspace = H5Screate_simple(1, pdims, nullptr);
+  hid_t pd = H5Dcreate2(f, "particles", ptype, pspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  check(pd >= 0 && H5Dwrite(pd, ptype, H5S_ALL, H5S_ALL, H5P_DEFAULT, ps.data()) >= 0, "particles");
+
+  // A contiguous integer dataset, written in two hyperslabs.
+  const hsize_t idims[1] = {1000};
+  std::vector<int> ints(500);
+  hid_t ispace = H5Screate_simple(1, idims, nullptr);
+  hid_t id = H5Dcreate2(g, "counts", H5T_NATIVE_INT, ispace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t mspace = H5Screate_simple(1, std::vector<hsize_t>{500}.data(), nullptr);
+  for (hsize_t half = 0; half < 2; ++half) {
+    for (int i = 0; i < 500; ++i) ints[i] = static_cast<int>(half * 500 + i);
+    hsize_t start = half * 500, count = 500;
+    H5Sselect_hyperslab(ispace, H5S_SELECT_SET, &start, nullptr, &count, nullptr);
+    check(H5Dwrite(id, H5T_NATIVE_INT, mspace, ispace, H5P_DEFAULT, ints.data()) >= 0, "counts");
+  }
+  check(H5Lcreate_soft("/grid/level1/temperature", f, "latest", H5P_DEFAULT, H5P_DEFAULT) >= 0, "soft link");
+
+  for (hid_t x : {id, pd, d}) H5Dclose(x);
+  for (hid_t x : {mspace, ispace, pspace, vspace, ascalar, space}) H5Sclose(x);
+  for (hid_t x : {ptype, str}) H5Tclose(x);
+  H5Pclose(dcpl);
+  H5Gclose(g2);
+  H5Gclose(g);
+  check(H5Fclose(f) >= 0, "H5Fclose");
+}
+
+// Writes, then leaves the file and the dataset open: HDF5 closes them at exit.
+void noclose(const char* path) {
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  const hsize_t dims[1] = {256};
+  hid_t s = H5Screate_simple(1, dims, nullptr);
+  hid_t d = H5Dcreate2(f, "left_open", H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  std::vector<double> v(256, 3.0);
+  check(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) >= 0, "write");
+  std::exit(0);
+}
+
+herr_t count_frames(unsigned, const H5E_error2_t* e, void* data) {
+  auto* out = static_cast<std::string*>(data);
+  *out += std::string("  ") + (e->func_name ? e->func_name : "?") + ": " + (e->desc ? e->desc : "") + "\n";
+  return 0;
+}
+
+// Prints what an application sees of failures: return values, the error stack's descriptions,
+// errno. Run natively and under the connector, the outputs must be equal.
+void errors(const char* path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  check(f >= 0, "H5Fcreate");
+  errno = 1234;
+  hid_t d = H5Dopen2(f, "missing", H5P_DEFAULT);
+  std::string stack;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, count_frames, &stack);
+  std::printf("H5Dopen2 missing -> %d\n%s", d < 0 ? -1 : 0, stack.c_str());
+  hid_t g = H5Gopen2(f, "/no/such/group", H5P_DEFAULT);
+  stack.clear();
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, count_frames, &stack);
+  std::printf("H5Gopen2 missing -> %d\n%s", g < 0 ? -1 : 0, stack.c_str());
+  htri_t e = H5Lexists(f, "nothing", H5P_DEFAULT);
+  std::printf("H5Lexists -> %d\n", static_cast<int>(e));
+  hid_t bad = H5Fopen("/nonexistent/dir/file.h5", H5F_ACC_RDONLY, H5P_DEFAULT);
+  stack.clear();
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, count_frames, &stack);
+  std::printf("H5Fopen missing -> %d\n%s", bad < 0 ? -1 : 0, stack.c_str());
+  H5Fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: vol_sample rich|noclose|errors FILE\n");
+    return 1;
+  }
+  std::string mode = argv[1];
+  if (mode == "rich") {
+    rich(argv[2]);
+  } else if (mode == "noclose") {
+    noclose(argv[2]);
+  } else if (mode == "errors") {
+    errors(argv[2]);
+  } else {
+    std::fprintf(stderr, "vol_sample: unknown mode %s\n", argv[1]);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Integration tests of the provio VOL connector with real HDF5 programs. Each subcommand runs a
+# program natively and under the connector and asserts that nothing observable changed and that
+# provenance was written.
+#   vol_test.sh api-suite  H5BIN NP CONNECTOR [REFERENCE]   HDF5's VOL API tests (NP=0: serial)
+#   vol_test.sh mpi        MPIEXEC PROGRAM PYTHON H5BIN     4-rank collective write/read
+#   vol_test.sh repack     H5BIN SAMPLE PYTHON              h5repack native vs connector
+#   vol_test.sh dump       H5BIN SAMPLE                     h5dump/h5ls output identical
+#   vol_test.sh errors     SAMPLE                           error stacks and return values
+#   vol_test.sh noclose    SAMPLE PYTHON                    a program that never closes its file
+# Environment: PROVIO_PLUGIN_DIR (the directory holding libprovio_vol.so), PROVIO_TEST_DIR
+# (scripts), OMPI_* set by the caller for mpirun as root.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/provio-vol.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+fail() { echo "vol_test: $*" >&2; exit 1; }
+
+connector="provio under_vol=0;under_info={}"
+
+# Runs "$@" under the connector with provenance into $work/$1-prov (first argument: a tag).
+under() {
+  local tag=$1; shift
+  HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$connector" PROVIO_DIR="$work/$tag-prov" "$@"
+}
+
+# "passed failed skipped" from an API test summary.
+counts() {
+  awk '/API tests passed/ {split($0, a, " "); p=a[1]; if (p=="At") p=a[3]}
+       /API tests did not pass/ {split($0, a, " "); f=a[1]}
+       /API tests were skipped/ {split($0, a, " "); s=a[1]}
+       END {print p, f, s}' "$1"
+}
+
+cmd_api_suite() {
+  local bin=$1 np=$2 ours=$3 reference=${4:-}
+  local run=("$bin")
+  if [ "$np" != 0 ]; then run=(mpiexec -n "$np" "$bin"); fi
+  mkdir native mine
+  if [ -n "$reference" ]; then
+    (cd native && HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$reference" "${run[@]}" >out.txt 2>err.txt) \
+      || fail "reference run failed"
+  else
+    (cd native && env -u HDF5_VOL_CONNECTOR "${run[@]}" >out.txt 2>err.txt) || fail "native run failed"
+  fi
+  connector=$ours
+  if [ "$np" != 0 ]; then
+    (cd mine && HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$ours" PROVIO_DIR="$work/mine-prov" \
+       mpiexec -n "$np" -x HDF5_PLUGIN_PATH -x HDF5_VOL_CONNECTOR -x PROVIO_DIR "$bin" >out.txt 2>err.txt) \
+      || { tail -n 20 mine/out.txt mine/err.txt; fail "run under the connector failed"; }
+  else
+    (cd mine && under mine "$bin" >out.txt 2>err.txt) || { tail -n 20 mine/out.txt mine/err.txt; fail "run under the connector failed"; }
+  fi
+  grep -q "with VOL connector 'provio'" mine/out.txt || fail "the suite did not run with the provio connector"
+  local n m
+  n=$(counts native/out.txt); m=$(counts mine/out.txt)
+  echo "reference: passed/failed/skipped = $n"
+  echo "provio:    passed/failed/skipped = $m"
+  [ -n "$n" ] && [ "$n" = "$m" ] || fail "counts differ: reference '$n', provio '$m'"
+  # Same verdict for every single test, not just the same totals.
+  diff <(grep -E 'PASSED|SKIPPED|FAILED' native/out.txt | sed 's/ \+/ /g' | sort) \
+       <(grep -E 'PASSED|SKIPPED|FAILED' mine/out.txt | sed 's/ \+/ /g' | sort) >verdicts.diff \
+    || { head -20 verdicts.diff; fail "per-test verdicts differ"; }
+  local files
+  files=$(ls mine-prov/*.ttl 2>/dev/null | wc -l)
+  [ "$np" = 0 ] && [ "$files" -lt 1 ] && fail "no provenance files written"
+  [ "$np" != 0 ] && [ "$files" -lt "$np" ] && fail "$files provenance files for $np ranks"
+  for f in mine-prov/*.ttl; do rapper -q -i turtle -c "$f" >/dev/null 2>&1 || fail "$f does not parse"; done
+  grep -q '"H5Dwrite"' mine-prov/*.ttl || fail "no H5Dwrite recorded"
+  grep -q '"H5Fcreate"' mine-prov/*.ttl || fail "no H5Fcreate recorded"
+  echo "ok: $files provenance files"
+}
+
+cmd_mpi() {
+  local mpiexec=$1 prog=$2 python=$3 bin=$4
+  HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$connector" PROVIO_DIR="$work/prov" \
+    "$mpiexec" -n 4 -x HDF5_PLUGIN_PATH -x HDF5_VOL_CONNECTOR -x PROVIO_DIR "$prog" "$work/mpi.h5" 96 \
+    || fail "vol_mpi_rw failed"
+  local files
+  files=$(ls prov/*.ttl | wc -l)
+  [ "$files" -ge 4 ] || fail "$files provenance files for 4 ranks"
+  "$python" "$here/prov_check.py" mpi prov "file://$(realpath "$work/mpi.h5")#/sim/fields/density" 96 4
+  # Provenance never goes into the user's file: exactly the program's objects.
+  "$bin/h5ls" -r "$work/mpi.h5" | awk '{print $1}' >ls.txt
+  diff ls.txt <(printf '/\n/sim\n/sim/fields\n/sim/fields/density\n') || fail "unexpected objects in the user file"
+}
+
+cmd_repack() {
+  local bin=$1 sample=$2 python=$3
+  "$sample" rich in.h5
+  "$bin/h5repack" in.h5 native.h5 || fail "native h5repack failed"
+  under repack "$bin/h5repack" in.h5 mine.h5 || fail "h5repack under the connector failed"
+  "$bin/h5diff" native.h5 mine.h5 || fail "h5diff: repacked files differ"
+  "$bin/h5diff" in.h5 mine.h5 || fail "h5diff: repacked file differs from the input"
+  # Same objects, layouts and filters: h5dump -p -H of both outputs, file names aside.
+  diff <("$bin/h5dump" -p -H native.h5 | sed 1d) <("$bin/h5dump" -p -H mine.h5 | sed 1d) || fail "layouts differ"
+  "$python" "$here/prov_check.py" repack repack-prov in.h5 mine.h5
+  # A filter change through the connector too.
+  under repack2 "$bin/h5repack" -f GZIP=1 in.h5 mine-gz.h5 || fail "h5repack -f GZIP=1 under the connector failed"
+  "$bin/h5repack" -f GZIP=1 in.h5 native-gz.h5
+  "$bin/h5diff" native-gz.h5 mine-gz.h5 || fail "h5diff: GZIP repacks differ"
+}
+
+cmd_dump() {
+  local bin=$1 sample=$2
+  "$sample" rich in.h5
+  cp in.h5 before.h5
+  for tool in "h5dump" "h5dump -p -A" "h5dump -d /grid/level1/temperature -s 2,3 -c 4,5" "h5ls -r -v" "h5stat"; do
+    read -r -a argv <<<"$tool"
+    "$bin/${argv[0]}" "${argv[@]:1}" in.h5 >native.txt 2>&1 || true
+    under dump "$bin/${argv[0]}" "${argv[@]:1}" in.h5 >mine.txt 2>&1 || true
+    cmp -s native.txt mine.txt || { diff native.txt mine.txt | head -20; fail "$tool output differs"; }
+    echo "identical: $tool ($(wc -l <native.txt) lines)"
+  done
+  cmp -s before.h5 in.h5 || fail "reading under the connector changed the file"
+  grep -q '"H5Dread"' dump-prov/*.ttl || fail "no H5Dread recorded for h5dump"
+  # h5copy through the connector.
+  under copy "$bin/h5copy" -i in.h5 -o copy.h5 -s /grid -d /grid || fail "h5copy failed"
+  "$bin/h5diff" in.h5 copy.h5 /grid /grid || fail "h5copy output differs"
+  grep -q '"H5Ocopy"' copy-prov/*.ttl || fail "no H5Ocopy recorded for h5copy"
+}
+
+cmd_errors() {
+  local sample=$1
+  "$sample" errors native.h5 >native.txt
+  under errors "$sample" errors mine.h5 >mine.txt
+  # Every frame the native connector reports must be reported under ours, in order (a
+  # passthrough adds the frames of the H5VL calls it makes between, nothing else).
+  local ok
+  ok=$(awk 'NR==FNR {a[++n]=$0; next} {b[++m]=$0}
+            END {i=1; for (j=1; j<=m && i<=n; j++) if (b[j]==a[i]) i++; print (i>n) ? "yes" : "no"}' native.txt mine.txt)
+  [ "$ok" = yes ] || { diff native.txt mine.txt | head -30; fail "error stacks lost native frames"; }
+  diff <(grep -- '->' native.txt) <(grep -- '->' mine.txt) || fail "return values differ"
+  echo "error stacks and return values preserved ($(wc -l <native.txt) native lines)"
+}
+
+cmd_noclose() {
+  local sample=$1 python=$2
+  under noclose "$sample" noclose left.h5 || fail "program failed under the connector"
+  "$python" "$here/prov_check.py" has noclose-prov H5Fcreate H5Dcreate H5Dwrite
+}
+
+cmd=$1; shift
+case "$cmd" in
+  api-suite) cmd_api_suite "$@" ;;
+  mpi) cmd_mpi "$@" ;;
+  repack) cmd_repack "$@" ;;
+  dump) cmd_dump "$@" ;;
+  errors) cmd_errors "$@" ;;
+  noclose) cmd_noclose "$@" ;;
+  *) fail "unknown subcommand $cmd" ;;
+esac
