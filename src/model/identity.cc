@@ -111,8 +111,10 @@ Identity* read_identity() {
   id->workflow = config().workflow;
   id->campaign = config().campaign;
   fill_iris(*id);
-  if (id->exec_iri == id->parent_exec_iri) {
-    // exec without fork keeps pid and process start time: the new program is a new execution.
+  if (id->parent_exec_iri.compare(0, id->exec_iri.rfind(':') + 1, id->exec_iri, 0, id->exec_iri.rfind(':') + 1) == 0) {
+    // exec without fork (the parent run has our host and pid) keeps the process start time: the
+    // new program is a new execution, started now. Comparing host:pid, not the whole IRI, also
+    // keeps a second exec in a row apart from the first program.
     id->start_ns = clock::wall_ns();
     fill_iris(*id);
   }
@@ -152,8 +154,8 @@ void renew_identity_after_fork() {
 }
 
 void set_mpi_rank(int rank, int size) {
+  const Identity& cur = identity();  // before locking: identity() takes the lock when it first reads
   std::lock_guard<std::mutex> lock(g_identity_mutex);
-  const Identity& cur = identity();
   if (cur.rank == rank && cur.ranks == size) return;
   auto* id = new Identity(cur);  // old one leaked: readers may hold it
   id->rank = rank;

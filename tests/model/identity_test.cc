@@ -48,3 +48,18 @@ TEST(Identity, ProcessFacts) {
 
 }  // namespace
 }  // namespace provio::model
+
+namespace provio::model {
+namespace {
+
+// MPI refines the rank after the launcher environment was read; it may also be the first caller.
+TEST(Identity, SetMpiRankUpdatesIris) {
+  set_mpi_rank(5, 8);
+  EXPECT_EQ(identity().rank, 5);
+  EXPECT_EQ(identity().ranks, 8);
+  set_mpi_rank(5, 8);  // idempotent
+  EXPECT_EQ(identity().rank, 5);
+}
+
+}  // namespace
+}  // namespace provio::model
