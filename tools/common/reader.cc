@@ -257,11 +257,11 @@ class LineParser {
       ++ctx_.report.triples;
       return;
     }
+    if (through_raptor(text, number)) return;
     if (!terminated) {
       truncated(number);
       return;
     }
-    if (through_raptor(text, number)) return;
     if (open_ended()) {
       // A statement may go on over the next lines (a long string): wait for them.
       pending_.emplace_back(text);
