@@ -1,0 +1,35 @@
+#!/usr/bin/python3
+"""docs/provio.ttl declares every provio: term the writers and tools use, and parses with rdflib.
+
+usage: vocabulary_test.py SOURCE_ROOT
+Terms are collected from string literals ("provio:Term…) in src/, tools/, include/ and python/.
+"""
+import pathlib, re, sys
+import rdflib
+
+root = pathlib.Path(sys.argv[1])
+PROVIO = "http://www.w3.org/ns/provio#"
+RDF_TYPE = rdflib.RDF.type
+g = rdflib.Graph()
+g.parse(root / "docs" / "provio.ttl", format="turtle")
+declared = {str(s)[len(PROVIO):] for s, _, _ in g.triples((None, RDF_TYPE, None)) if str(s).startswith(PROVIO)}
+commented = {str(s)[len(PROVIO):] for s, _, _ in g.triples((None, rdflib.RDFS.comment, None)) if str(s).startswith(PROVIO)}
+
+used = {}
+for folder in ("src", "tools", "include", "python"):
+    for path in (root / folder).rglob("*"):
+        if path.suffix not in (".cc", ".h", ".hpp", ".c", ".py") or not path.is_file():
+            continue
+        for m in re.finditer(r'["\'](?:[^"\'\n]*\s)?provio:([A-Za-z][A-Za-z0-9_]*)', path.read_text(errors="replace")):
+            used.setdefault(m.group(1), str(path.relative_to(root)))
+
+missing = {t: f for t, f in used.items() if t not in declared}
+uncommented = sorted(declared - commented)
+if missing:
+    sys.exit("terms used but not declared in docs/provio.ttl: " +
+             ", ".join(f"provio:{t} ({f})" for t, f in sorted(missing.items())))
+if uncommented:
+    sys.exit("declared without rdfs:comment: " + ", ".join(uncommented))
+if len(used) < 40:
+    sys.exit(f"only {len(used)} terms found in the sources: the scan is broken")
+print(f"ok: {len(used)} terms used, {len(declared)} declared")
