@@ -121,6 +121,28 @@ TEST(Reader, BadLinesAreReportedAndTheRestKept) {
   EXPECT_EQ(r.messages[1], path + ":9: truncated statement dropped (file ends mid-line)");
 }
 
+TEST(Reader, CutLastLineIsNeverReadAsAShorterTerm) {
+  TempDir dir;
+  const std::string head = std::string(model::kTurtlePrefixes) + "<urn:a> rdf:type prov:Activity .\n";
+  for (std::string tail : {"<urn:c> rdf:type prov:Act", "<urn:c> rdf:type prov:x.", "<urn:c> rdf:type prov:x ",
+                                  "<urn:c> provio:api \"ab"}) {
+    std::string path = dir.file("cut.ttl", head + tail);
+    Graph g;
+    ReadResult r;
+    read_files({path}, 1, g, r);
+    EXPECT_EQ(g.size(), 1u) << tail;
+    ASSERT_EQ(r.messages.size(), 1u) << tail;
+    EXPECT_EQ(r.messages[0], path + ":7: truncated statement dropped (file ends mid-line)");
+  }
+  // complete but unterminated: kept
+  std::string path = dir.file("cut.ttl", head + "<urn:c> rdf:type prov:Entity .");
+  Graph g;
+  ReadResult r;
+  read_files({path}, 1, g, r);
+  EXPECT_EQ(g.size(), 2u);
+  EXPECT_EQ(r.messages, std::vector<std::string>{});
+}
+
 TEST(Reader, ParallelReadEqualsSerial) {
   TempDir dir;
   std::vector<std::string> files;

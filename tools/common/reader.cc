@@ -246,6 +246,13 @@ class LineParser {
       retry_pending(terminated);
       return;
     }
+    if (!terminated && !ends_statement(text)) {
+      // The last line, cut by a killed process. Nobody may read it: raptor accepts a statement
+      // without its final " ." at the end of input, and a cut name ("prov:Act" of
+      // "prov:Activity", or "prov:x." of "prov:x.y") would become a wrong term.
+      if (text.find_first_not_of(" \t\r") != std::string_view::npos) truncated(number);
+      return;
+    }
     const char* p = text.data();
     const char* e = p + text.size();
     skip_space(p, e);
@@ -284,6 +291,12 @@ class LineParser {
 
   static void skip_space(const char*& p, const char* e) {
     while (p < e && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+  }
+
+  // Ends with " ." (the writer's statement end), blanks after it allowed.
+  static bool ends_statement(std::string_view text) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+    return text.size() >= 2 && text.back() == '.' && (text[text.size() - 2] == ' ' || text[text.size() - 2] == '\t');
   }
 
   void truncated(std::uint64_t number) {
