@@ -283,7 +283,9 @@ auto length_on_success(const char* s, std::size_t extra = 0) {
 // The executable as an entity. Exclusions do not apply: which program ran is provenance even when
 // it lives in /usr/bin.
 EntityId program_entity(const std::string& path) {
-  if (path.empty()) return kNoEntity;
+  // The record is made before the real call (a successful exec does not return). Callers that do
+  // their own PATH search (Python's subprocess) try names that do not exist: no record for those.
+  if (path.empty() || access(path.c_str(), X_OK) != 0) return kNoEntity;
   return model::canonical_file_entity(model::canonical_path(path), EntityClass::kFile);
 }
 
