@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -141,6 +142,35 @@ TEST(Reader, CutLastLineIsNeverReadAsAShorterTerm) {
   read_files({path}, 1, g, r);
   EXPECT_EQ(g.size(), 2u);
   EXPECT_EQ(r.messages, std::vector<std::string>{});
+}
+
+TEST(Reader, CutMergedTurtleKeepsCompleteStatementsOnly) {
+  TempDir dir;
+  Graph g;
+  for (int i = 0; i < 3; ++i) {
+    std::string s = "<urn:s" + std::to_string(i) + ">";
+    g.add(s, "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<http://www.w3.org/ns/prov#Activity>");
+    g.add(s, "<http://www.w3.org/ns/provio#api>", "\"x\"");
+  }
+  std::string ttl = format(g, "turtle");
+  std::size_t at = ttl.rfind("prov:Activity");
+  ASSERT_NE(at, std::string::npos);
+  std::string path = dir.file("cut.ttl", ttl.substr(0, at + 8));  // "... a prov:Act"
+  Graph back;
+  ReadResult r;
+  read_files({path}, 1, back, r);
+  EXPECT_EQ(back.size(), 4u);
+  EXPECT_EQ(back.terms.find("<http://www.w3.org/ns/prov#Act>"), kNoTerm);
+  std::size_t cut_line = static_cast<std::size_t>(std::count(ttl.begin(), ttl.begin() + static_cast<long>(at), '\n')) + 1;
+  EXPECT_EQ(r.messages, std::vector<std::string>{path + ":" + std::to_string(cut_line) +
+                                                 ": truncated statement dropped (file ends mid-statement)"});
+  // a complete file with a comment after the last statement is not cut
+  path = dir.file("whole.ttl", ttl + "# the end\n");
+  Graph whole;
+  ReadResult rw;
+  read_files({path}, 1, whole, rw);
+  EXPECT_EQ(whole.size(), 6u);
+  EXPECT_EQ(rw.messages, std::vector<std::string>{});
 }
 
 TEST(Reader, ParallelReadEqualsSerial) {

@@ -586,6 +586,29 @@ class LineParser {
   std::vector<std::pair<std::string, TermId>> tokens_ = std::vector<std::pair<std::string, TermId>>(kTokenCache);
 };
 
+// Offset just after the last line that ends with '.' (a statement's end), 0 if none.
+std::size_t last_statement_end(std::string_view text) {
+  for (std::size_t nl = text.rfind('\n'); nl != std::string_view::npos && nl > 0; nl = text.rfind('\n', nl - 1)) {
+    std::size_t k = nl;
+    while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\r')) --k;
+    if (k > 0 && text[k - 1] == '.') return nl + 1;
+  }
+  return 0;
+}
+
+bool blank_or_comments(std::string_view text) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    std::size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && line[first] != '#') return false;
+    pos = end + 1;
+  }
+  return true;
+}
+
 const char* raptor_syntax_for(const std::string& path) {
   if (has_suffix(path, ".nt")) return "ntriples";
   if (has_suffix(path, ".nq")) return "nquads";
@@ -651,20 +674,45 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
   } else {
     const std::string syntax = force_raptor ? raptor_syntax_for(path) : parser_for(path, buf);
     ctx.error_suffix = "; rest of file dropped";
-    bool first = true;
+    // Line-based syntaxes are fed only up to the last line that ends a statement (". \n"); what
+    // follows waits for the next chunk. At the end of the file, a tail that is not blank or
+    // comments was cut by a killed writer: raptor would take a cut last statement without its
+    // final '.' and a cut name ("prov:Act") as a complete one, so it is reported and not fed.
+    bool hold = syntax == "turtle" || syntax == "ntriples" || syntax == "nquads";
+    std::string held, fed;
+    std::uint64_t lines_fed = 0;
+    bool first = true, done = false;
     raptor.parse(syntax.c_str(), ctx, [&](std::string_view& chunk) {
+      if (done) {
+        chunk = std::string_view();
+        return false;
+      }
       if (!first) {
         buf.clear();
         long r = in.read_into(buf);
         if (r < 0) read_error(0);
-        if (r <= 0) {
-          chunk = std::string_view();
-          return false;
-        }
+        if (r <= 0) done = true;
       }
       first = false;
-      chunk = buf;
-      return true;
+      if (!hold) {
+        chunk = buf;
+        return !done;
+      }
+      held += buf;
+      std::size_t cut = done ? held.size() : last_statement_end(held);
+      if (done && !blank_or_comments(held.substr(last_statement_end(held)))) {
+        std::size_t end = last_statement_end(held);
+        std::size_t start = std::min(held.size(), held.find_first_not_of(" \t\r\n", end));  // where it began
+        std::uint64_t line = lines_fed + 1 + static_cast<std::uint64_t>(std::count(held.begin(), held.begin() + static_cast<long>(start), '\n'));
+        ctx.report.damaged = true;
+        ctx.message(line, 0, "truncated statement dropped (file ends mid-statement)");
+        cut = end;
+      }
+      fed.assign(held, 0, cut);
+      held.erase(0, cut);
+      lines_fed += static_cast<std::uint64_t>(std::count(fed.begin(), fed.end(), '\n'));
+      chunk = fed;
+      return !done;
     });
   }
   if (ctx.report.suppressed) {
