@@ -8,7 +8,8 @@
 // returned as is, errno is restored on every exit (model::ErrnoSaver), and everything provio does
 // while recording (interning a path, flushing a buffer, resolving an inherited descriptor) runs
 // with the thread's "inside" flag set, so the I/O the core or libc does on our behalf goes straight
-// to the real functions instead of being recorded, or recursing.
+// to the real functions instead of being recorded, or recursing. A signal handler that interrupts
+// the recording goes straight through too; one that interrupts the real call is recorded.
 #pragma once
 
 #include <atomic>
@@ -23,8 +24,9 @@
 
 namespace provio::posix {
 
-// True while this thread runs provio code (or a real call made from it). initial-exec TLS: the
-// shim is loaded at start-up by LD_PRELOAD, and a guard read must not cost a __tls_get_addr call.
+// True while this thread runs provio code (recording, and the I/O the core or libc does for it).
+// initial-exec TLS: the shim is loaded at start-up by LD_PRELOAD, and a guard read must not cost
+// a __tls_get_addr call.
 extern thread_local bool tls_inside __attribute__((tls_model("initial-exec")));
 
 // Whether the shim records at all (level != off and the library is initialised). Relaxed load.
@@ -164,11 +166,14 @@ auto traced(const Symbol<Fn>& sym, Record&& record, Args... args) {
     return failure_value<R>();
   }
   if (tls_inside || !active()) return fn(args...);
-  Inside inside;
+  // The flag is not held across the real call: a signal handler that does I/O while the call
+  // blocks is recorded like any other code (libc's functions call each other directly, not
+  // through the symbols we interpose, so the real call itself never comes back here).
   CallTimer timer;
   R result = fn(args...);
   Timing timing = timer.stop();
   model::ErrnoSaver saved;  // errno as the real call left it, restored on every exit
+  Inside inside;
   try {
     record(result, timing);
   } catch (...) {
