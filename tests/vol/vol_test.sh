@@ -8,8 +8,9 @@
 #   vol_test.sh dump       H5BIN SAMPLE                     h5dump/h5ls output identical
 #   vol_test.sh errors     SAMPLE                           error stacks and return values
 #   vol_test.sh noclose    SAMPLE PYTHON                    a program that never closes its file
-# Environment: PROVIO_PLUGIN_DIR (the directory holding libprovio_vol.so), PROVIO_TEST_DIR
-# (scripts), OMPI_* set by the caller for mpirun as root.
+# Environment: PROVIO_PLUGIN_DIR (the directory holding libprovio_vol.so),
+# PROVIO_VOL_PRELOAD (sanitizer runtimes for a sanitizer build; serial runs only),
+# OMPI_* set by the caller for mpirun as root.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +25,8 @@ connector="provio under_vol=0;under_info={}"
 # Runs "$@" under the connector with provenance into $work/$1-prov (first argument: a tag).
 under() {
   local tag=$1; shift
-  HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$connector" PROVIO_DIR="$work/$tag-prov" "$@"
+  LD_PRELOAD="${PROVIO_VOL_PRELOAD:-}" \
+    HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$connector" PROVIO_DIR="$work/$tag-prov" "$@"
 }
 
 # "passed failed skipped" from an API test summary.
