@@ -219,6 +219,31 @@ def python_csv():
     check(not [a for a in provlib.activities(g) if a.path().startswith(b"/usr/")], "python's stdlib recorded")
 
 
-{"shell_chain": shell_chain, "cp_mv_rm": cp_mv_rm, "tar": tar_roundtrip, "python_csv": python_csv}[scenario]()
+def exclusions():
+    """Default exclusions (/etc, /usr, /proc, provio's own directory) and PROVIO_POSIX_EXCLUDE."""
+    with open(p("a"), "w") as f:
+        f.write("hello\n")
+    os.mkdir(p("skip"))
+    os.makedirs(prov)
+    with open(os.path.join(prov, "old.ttl"), "w") as f:
+        f.write("@prefix x: <urn:x#> .\n")
+    provlib.run_traced(["sh", "-c", "cp a skip/b && cp a c && cat /etc/hostname /proc/self/stat %s/old.ttl > out"
+                        % prov], prov, preload, env_extra={"PROVIO_POSIX_EXCLUDE": "+" + p("skip")}, cwd=data)
+    os.remove(os.path.join(prov, "old.ttl"))
+    acts = provlib.activities(provlib.load(prov))
+    paths = {a.path() for a in acts if a.api != "execve"}
+    check(os.fsencode(p("c")) in paths and os.fsencode(p("a")) in paths and os.fsencode(p("out")) in paths, paths)
+    for bad in (p("skip/b"), p("skip"), "/etc/hostname", os.path.join(prov, "old.ttl")):
+        check(os.fsencode(bad) not in paths, "%s recorded" % bad)
+    check(not [x for x in paths if x.startswith((b"/proc/", b"/usr/", b"/etc/"))], "system paths recorded")
+    # replacing the list: /etc is recorded now
+    shutil.rmtree(prov)
+    provlib.run_traced(["cat", "/etc/hostname"], prov, preload, env_extra={"PROVIO_POSIX_EXCLUDE": "/proc"},
+                       cwd=data, stdout=subprocess.DEVNULL)
+    acts = provlib.activities(provlib.load(prov))
+    check(select(acts, path="/etc/hostname", cls="Open"), "/etc/hostname not recorded with /etc not excluded")
+
+
+{"exclusions": exclusions, "shell_chain": shell_chain, "cp_mv_rm": cp_mv_rm, "tar": tar_roundtrip, "python_csv": python_csv}[scenario]()
 shutil.rmtree(work)
 print("ok")
