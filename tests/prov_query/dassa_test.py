@@ -16,6 +16,7 @@ from oracle import check, q  # noqa: E402
 ap = argparse.ArgumentParser()
 for name in ("prov-query", "a", "b", "c", "io", "work"):
     ap.add_argument("--" + name, required=True)
+ap.add_argument("--prov-merge", help="also check prov-query on prov-merge's outputs (merged file and store)")
 args = ap.parse_args()
 
 work = os.path.realpath(args.work)
@@ -164,6 +165,23 @@ rows = pq.json("stats", "--by", "api", merged)
 check({r["api"]: [int(r["calls"]), int(r["bytes"])] for r in rows} == expected, f"stats on merged.ttl: {rows}")
 check(lineage_sets(pq.json("lineage", iri["decimate.h5"], merged)) == oracle.lineage(g, iri["decimate.h5"]),
       "lineage on merged.ttl")
+
+# --- prov-merge's outputs: a merged Turtle file and a Redland store (bdb); the store's activity
+# cache must give the same answers cold and warm.
+if args.prov_merge:
+    store, mfile = os.path.join(work, "store"), os.path.join(work, "pm.ttl")
+    r = subprocess.run([args.prov_merge, "-q", "-o", mfile, "--store", store, prov], capture_output=True, text=True)
+    check(r.returncode == 0, f"prov-merge: {r.stderr}")
+    for source in (mfile, store, store):  # the store twice: cold, then from the cache
+        rows = pq.json("stats", "--by", "api", source)
+        check({r["api"]: [int(r["calls"]), int(r["bytes"])] for r in rows} == expected, f"stats on {source}: {rows}")
+        check(lineage_sets(pq.json("lineage", iri["decimate.h5"], source)) == oracle.lineage(g, iri["decimate.h5"]),
+              f"lineage on {source}")
+        check(lineage_sets(pq.json("lineage", iri["WestSac.h5"], "--down", source))
+              == oracle.lineage(g, iri["WestSac.h5"], up=False), f"lineage --down on {source}")
+    check(os.path.exists(os.path.join(store, "prov-query-activities.tsv")), "store activity cache written")
+    rows = pq.json("select", "--project", "program,file,bytes", "--filter", "op=Write", "--sort", "-bytes", "--limit", "1", store)
+    check(rows and rows[0]["program"].startswith("dassa_a") and rows[0]["bytes"] == str(4096 * 8), f"select on store: {rows}")
 
 # --- errors: one line naming what and where, non-zero exit
 r = pq.run("lineage", "nosuch.h5", prov, cwd=work, expect=2)

@@ -207,6 +207,7 @@ Status Graph::load(const std::vector<std::string>& inputs) {
     if (fs::is_directory(in, ec) && is_store_dir(in, store_name)) {
       if (inputs.size() != 1) return Status::error(in + ": a store must be the only input");
       std::string opts = "hash-type='bdb',dir='" + in + "',write='no'";
+      store_dir_ = in;
       return open_storage(opts, store_name.c_str());
     }
   }
@@ -322,12 +323,11 @@ std::string Graph::value(std::string_view s, std::string_view p) const {
 }
 
 bool Graph::has(std::string_view s, std::string_view p, std::string_view o_iri) const {
-  StmtPtr st(librdf_new_statement_from_nodes(world_, iri_node(world_, s).release(), iri_node(world_, p).release(),
-                                             iri_node(world_, o_iri).release()));
-  // librdf_model_contains_statement's sign conventions differ between storages; a stream is
-  // unambiguous.
-  StreamPtr found(librdf_model_find_statements(model_, st.get()));
-  return found && !librdf_stream_end(found.get());
+  // Through the (s, p) index: a complete pattern in librdf_model_find_statements scans the whole
+  // hashes store, and librdf_model_contains_statement's sign convention is storage-specific.
+  for (const auto& c : objects(s, p))
+    if (c.kind == Cell::Kind::kIri && c.value == o_iri) return true;
+  return false;
 }
 
 bool Graph::has_subject(std::string_view s) const {

@@ -64,6 +64,8 @@ class Graph {
   bool has_object(std::string_view o) const;
 
   std::size_t size() const;
+  // The prov-merge store directory when the input is one, else "".
+  const std::string& store_dir() const { return store_dir_; }
   librdf_world* world() const { return world_; }
   librdf_model* model() const { return model_; }
 
@@ -78,6 +80,7 @@ class Graph {
   librdf_storage* storage_ = nullptr;
   librdf_model* model_ = nullptr;
   std::string first_error_;  // filled by the Redland logger
+  std::string store_dir_;
   int line_offset_ = 0;      // lines of prepended prefixes, subtracted from query error lines
   friend int log_handler(void*, librdf_log_message*);
 };

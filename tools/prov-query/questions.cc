@@ -42,13 +42,6 @@ int compare(const Cell& a, const Cell& b) {
   return a.value.compare(b.value) < 0 ? -1 : a.value == b.value ? 0 : 1;
 }
 
-std::string thread_label(View& v, const std::string& thread) {
-  if (thread.empty()) return "";
-  std::string p = v.program_of_thread(thread);
-  std::string idx = v.graph().value(thread, provio("threadIndex"));
-  return (p.empty() ? thread : v.program_label(p)) + " thread " + (idx.empty() ? basename_of(thread) : idx);
-}
-
 }  // namespace
 
 bool is_field(const std::string& name) {
@@ -63,16 +56,15 @@ bool is_numeric_field(const std::string& name) {
   return false;
 }
 
-Cell field(View& v, const ActivityRecord& r, const std::string& name) {
+Cell field(View& /*labels are resolved in the record*/, const ActivityRecord& r, const std::string& name) {
   if (name == "activity") return Cell::iri(r.iri);
   if (name == "op") return Cell::text(r.op);
   if (name == "api") return Cell::text(r.api);
-  if (name == "entity") return r.entity.empty() ? Cell::unbound() : Cell::text(v.entity_label(r.entity, true));
-  if (name == "file") return r.file.empty() ? Cell::unbound() : Cell::text(v.entity_label(r.file, true));
-  if (name == "object")
-    return r.entity.empty() || r.entity == r.file ? Cell::unbound() : Cell::text(v.entity_label(r.entity, true));
-  if (name == "thread") return Cell::text(thread_label(v, r.thread));
-  if (name == "program") return r.program.empty() ? Cell::unbound() : Cell::text(v.program_label(r.program));
+  if (name == "entity") return r.entity.empty() ? Cell::unbound() : Cell::text(r.entity_label);
+  if (name == "file") return r.file.empty() ? Cell::unbound() : Cell::text(r.file_label);
+  if (name == "object") return r.entity.empty() || r.entity == r.file ? Cell::unbound() : Cell::text(r.entity_label);
+  if (name == "thread") return Cell::text(r.thread_label);
+  if (name == "program") return r.program.empty() ? Cell::unbound() : Cell::text(r.program_label);
   if (name == "rank") return r.rank.empty() ? Cell::unbound() : Cell::text(r.rank);
   if (name == "start") return Cell::text(r.start);
   if (name == "end") return Cell::text(r.end);

@@ -1,7 +1,12 @@
 // The cached model view (see view.h).
 #include "view.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <tuple>
 #include <sys/stat.h>
@@ -125,7 +130,123 @@ std::vector<std::string> View::programs() {
   return v;
 }
 
+std::string View::thread_label(const std::string& thread) {
+  if (thread.empty()) return "";
+  std::string p = program_of_thread(thread);
+  std::string idx = g_.value(thread, provio("threadIndex"));
+  return (p.empty() ? thread : program_label(p)) + " thread " + (idx.empty() ? basename_of(thread) : idx);
+}
+
+namespace {
+
+constexpr const char* kCacheName = "prov-query-activities.tsv";
+constexpr const char* kCacheMagic = "provio prov-query activity cache v1";
+
+// Identifies the store's content: name, size and mtime (ns) of each of its files.
+std::string store_fingerprint(const std::string& dir) {
+  std::vector<std::string> parts;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.size() < 3 || name.compare(name.size() - 3, 3, ".db") != 0) continue;
+    struct stat st;
+    if (::stat(e.path().c_str(), &st) != 0) continue;
+    parts.push_back(name + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+                    std::to_string(st.st_mtim.tv_nsec));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& p : parts) out += p + " ";
+  return out;
+}
+
+void put_field(std::string& line, const std::string& f) {
+  for (char c : f) {
+    if (c == '\\') line += "\\\\";
+    else if (c == '\t') line += "\\t";
+    else if (c == '\n') line += "\\n";
+    else line += c;
+  }
+  line += '\t';
+}
+
+std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '\t') {
+      out.emplace_back();
+    } else if (c == '\\' && i + 1 < line.size()) {
+      char n = line[++i];
+      out.back() += n == 't' ? '\t' : n == 'n' ? '\n' : n;
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+constexpr std::size_t kCacheFields = 18;
+
+std::string to_line(const ActivityRecord& r) {
+  std::string line;
+  for (const std::string* f : {&r.iri, &r.op, &r.api, &r.entity, &r.file, &r.thread, &r.program, &r.rank, &r.start,
+                               &r.end, &r.entity_label, &r.file_label, &r.program_label, &r.thread_label})
+    put_field(line, *f);
+  put_field(line, std::to_string(r.count));
+  put_field(line, std::to_string(r.bytes));
+  put_field(line, std::to_string(r.elapsed_ns));
+  line += "end\n";
+  return line;
+}
+
+bool from_fields(const std::vector<std::string>& f, ActivityRecord& r) {
+  if (f.size() != kCacheFields || f.back() != "end") return false;
+  std::string* text[] = {&r.iri, &r.op, &r.api, &r.entity, &r.file, &r.thread, &r.program, &r.rank, &r.start,
+                         &r.end, &r.entity_label, &r.file_label, &r.program_label, &r.thread_label};
+  for (std::size_t i = 0; i < 14; ++i) *text[i] = f[i];
+  r.count = std::strtoull(f[14].c_str(), nullptr, 10);
+  r.bytes = std::strtoull(f[15].c_str(), nullptr, 10);
+  r.elapsed_ns = std::strtoull(f[16].c_str(), nullptr, 10);
+  return true;
+}
+
+}  // namespace
+
 std::vector<ActivityRecord> View::activities() {
+  const std::string& dir = g_.store_dir();
+  if (dir.empty()) return compute_activities();
+  std::string path = dir + "/" + kCacheName, fingerprint = store_fingerprint(dir);
+  {
+    std::ifstream in(path);
+    std::string line;
+    if (in && std::getline(in, line) && line == kCacheMagic && std::getline(in, line) && line == fingerprint) {
+      std::vector<ActivityRecord> out;
+      bool ok = true;
+      while (ok && std::getline(in, line)) {
+        ActivityRecord r;
+        ok = from_fields(split_fields(line), r);
+        if (ok) out.push_back(std::move(r));
+      }
+      if (ok && in.eof()) return out;
+    }
+  }
+  auto out = compute_activities();
+  // Best effort: a read-only store directory just means no cache. Written beside, then renamed,
+  // so a concurrent reader never sees half a cache.
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream o(tmp, std::ios::binary);
+    o << kCacheMagic << "\n" << fingerprint << "\n";
+    for (const auto& r : out) o << to_line(r);
+    o.close();
+    if (!o.fail() && store_fingerprint(dir) == fingerprint) std::rename(tmp.c_str(), path.c_str());
+  }
+  std::remove(tmp.c_str());
+  return out;
+}
+
+std::vector<ActivityRecord> View::compute_activities() {
   std::vector<ActivityRecord> out;
   // provio: class → the entity → activity relation it is recorded with.
   std::vector<std::pair<std::string, std::string>> relation_of;
@@ -133,7 +254,7 @@ std::vector<ActivityRecord> View::activities() {
     auto t = model::terms(static_cast<model::Op>(i));
     relation_of.emplace_back(provio(t.activity_class.substr(7)), provio(t.relation.substr(7)));
   }
-  std::unordered_map<std::string, std::string> rank_of_program;
+  std::unordered_map<std::string, std::string> labels;
   for (const auto& a : g_.subjects(rdf_type(), prov("Activity"))) {
     ActivityRecord r;
     r.iri = a;
@@ -169,6 +290,22 @@ std::vector<ActivityRecord> View::activities() {
     if (!seconds_to_ns(v, r.elapsed_ns)) r.elapsed_ns = 0;
     r.start = g_.value(a, prov("startedAtTime"));
     r.end = g_.value(a, prov("endedAtTime"));
+    if (!r.entity.empty()) {
+      auto [it, fresh] = labels.try_emplace(r.entity);
+      if (fresh) it->second = entity_label(r.entity, true);
+      r.entity_label = it->second;
+    }
+    if (!r.file.empty()) {
+      auto [it, fresh] = labels.try_emplace(r.file);
+      if (fresh) it->second = entity_label(r.file, true);
+      r.file_label = it->second;
+    }
+    if (!r.program.empty()) r.program_label = program_label(r.program);
+    if (!r.thread.empty()) {
+      auto [it, fresh] = labels.try_emplace(r.thread);
+      if (fresh) it->second = thread_label(r.thread);
+      r.thread_label = it->second;
+    }
     out.push_back(std::move(r));
   }
   std::sort(out.begin(), out.end(), [](const ActivityRecord& x, const ActivityRecord& y) { return x.iri < y.iri; });

@@ -27,6 +27,8 @@ struct ActivityRecord {
   std::uint64_t count = 0, bytes = 0;
   std::uint64_t elapsed_ns = 0;  // exact: sums of seconds stay exact to the ns
   std::string start, end;  // xsd:dateTime lexical forms
+  // Readable names (View::entity_label full, program_label, thread label), resolved once.
+  std::string entity_label, file_label, program_label, thread_label;
 };
 
 struct ProgramInfo {
@@ -53,15 +55,20 @@ class View {
   std::string program_label(const std::string& iri);  // "decimate (pid 42)"
 
   std::vector<std::string> programs();
+  // The I/O activity records, sorted by IRI. From a prov-merge store they are cached beside it
+  // (prov-query-activities.tsv, keyed by the store files' sizes and mtimes): a full scan of a
+  // Berkeley DB store costs seconds per million triples, the cache a fraction of that.
   std::vector<ActivityRecord> activities();
 
   // Resolves a command-line ENTITY (IRI, path, file.h5:/object) to an IRI present in the graph.
   Status resolve(const std::string& arg, std::string& iri);
+  std::string thread_label(const std::string& thread);
 
  private:
   const Graph& g_;
   std::unordered_map<std::string, std::string> program_of_thread_, program_of_activity_, file_of_;
   std::unordered_map<std::string, ProgramInfo> programs_;
+  std::vector<ActivityRecord> compute_activities();
 };
 
 std::string basename_of(const std::string& path);
