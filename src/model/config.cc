@@ -1,18 +1,14 @@
 // Configuration parsing (see config.h).
 #include "model/config.h"
 
-#include <fcntl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
-#include <mutex>
 #include <optional>
 
 #include "model/log.h"
+#include "model/small_file.h"
+#include "model/snapshot.h"
 
 namespace provio::model {
 namespace {
@@ -139,19 +135,6 @@ class Parser {
   const ConfigWarn& warn_;
 };
 
-std::string read_small_file(const char* path) {
-  std::string text;
-  long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
-  char buf[4096];
-  long n;
-  while ((n = syscall(SYS_read, fd, buf, sizeof buf)) > 0 && text.size() < (1u << 20)) {
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  syscall(SYS_close, fd);
-  return text;
-}
-
 // Every key the environment may set, without the prefix.
 constexpr const char* kEnvKeys[] = {
     "LEVEL",        "DIR",           "TRACE_EVENTS",   "SUMMARY_SLOTS",  "MAX_ENTITIES",
@@ -159,8 +142,7 @@ constexpr const char* kEnvKeys[] = {
     "TRACK_DIRECTORY", "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE", "TRACK_DATATYPE",
     "TRACK_LINK"};
 
-std::atomic<Config*> g_config{nullptr};
-std::mutex g_config_mutex;
+Snapshot<Config> g_config;
 
 Config* load_from_process() {
   auto env = [](const char* name) -> const char* { return std::getenv(name); };
@@ -205,22 +187,10 @@ Config parse_config(std::string_view file_text, const EnvLookup& env, const Conf
   return c;
 }
 
-const Config& config() {
-  Config* c = g_config.load(std::memory_order_acquire);
-  if (c) return *c;
-  std::lock_guard<std::mutex> lock(g_config_mutex);
-  c = g_config.load(std::memory_order_relaxed);
-  if (!c) {
-    c = load_from_process();
-    g_config.store(c, std::memory_order_release);
-  }
-  return *c;
-}
+const Config& config() { return g_config.get(load_from_process); }
 
 void reload_config() {
-  std::lock_guard<std::mutex> lock(g_config_mutex);
-  // The old object is kept alive: another thread may still hold a reference to it.
-  g_config.store(load_from_process(), std::memory_order_release);
+  g_config.update(load_from_process, [](const Config&) { return load_from_process(); });
 }
 
 }  // namespace provio::model

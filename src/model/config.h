@@ -51,8 +51,8 @@ Config parse_config(std::string_view file_text, const EnvLookup& env, const Conf
 // The process's configuration, read once from the real environment and PROVIO_CONFIG.
 const Config& config();
 
-// Re-reads the environment (tests; the C API's provio_reconfigure for programs that set
-// PROVIO_* variables themselves before their first I/O).
+// Re-reads the environment and PROVIO_CONFIG (tests, and programs that set PROVIO_* variables
+// themselves before their first I/O).
 void reload_config();
 
 }  // namespace provio::model

@@ -7,15 +7,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 #include "model/clock.h"
 #include "model/config.h"
 #include "model/iri.h"
+#include "model/small_file.h"
+#include "model/snapshot.h"
 
 namespace provio::model {
 namespace {
@@ -23,19 +23,6 @@ namespace {
 std::string getenv_str(const char* name) {
   const char* v = std::getenv(name);
   return v ? v : "";
-}
-
-std::string read_proc_file(const char* path) {
-  std::string text;
-  long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
-  char buf[4096];
-  long n;
-  while ((n = syscall(SYS_read, fd, buf, sizeof buf)) > 0 && text.size() < (1u << 20)) {
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  syscall(SYS_close, fd);
-  return text;
 }
 
 std::string encoded(std::string_view s) {
@@ -48,7 +35,7 @@ std::string encoded(std::string_view s) {
 // start in clock ticks after boot; CLOCK_BOOTTIME says how long ago that was. Falls back to now.
 std::uint64_t process_start_ns() {
   std::uint64_t now = clock::wall_ns();
-  std::string stat = read_proc_file("/proc/self/stat");
+  std::string stat = read_small_file("/proc/self/stat");
   std::size_t paren = stat.rfind(')');
   long ticks_per_s = sysconf(_SC_CLK_TCK);
   if (paren == std::string::npos || ticks_per_s <= 0) return now;
@@ -91,7 +78,7 @@ Identity* read_identity() {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) id->executable.assign(exe, static_cast<std::size_t>(n));
-  std::string cmd = read_proc_file("/proc/self/cmdline");
+  std::string cmd = read_small_file("/proc/self/cmdline");
   if (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
   for (char& c : cmd) {
     if (c == '\0') c = ' ';
@@ -122,46 +109,34 @@ Identity* read_identity() {
   return id;
 }
 
-std::atomic<Identity*> g_identity{nullptr};
-std::mutex g_identity_mutex;
+Snapshot<Identity> g_identity;
 
 }  // namespace
 
-const Identity& identity() {
-  Identity* id = g_identity.load(std::memory_order_acquire);
-  if (id) return *id;
-  std::lock_guard<std::mutex> lock(g_identity_mutex);
-  id = g_identity.load(std::memory_order_relaxed);
-  if (!id) {
-    id = read_identity();
-    g_identity.store(id, std::memory_order_release);
-  }
-  return *id;
-}
+const Identity& identity() { return g_identity.get(read_identity); }
 
 void renew_identity_after_fork() {
-  // Only the forking thread exists in the child: no lock needed, and the old object is leaked
-  // on purpose (the parent's buffers, discarded by the store, may still point into it).
-  Identity* old = g_identity.load(std::memory_order_relaxed);
+  // Only the forking thread exists in the child. The parent's buffers, which the store discards,
+  // may still point into the old value, so it stays allocated.
+  Identity* old = g_identity.current_in_fork_child();
   if (!old) return;
-  if (old->pid == getpid()) return;  // already renewed (the store and the preload shim both call this)
   auto* id = new Identity(*old);
   id->pid = getpid();
   id->start_ns = clock::wall_ns();
   id->parent_exec_iri = old->exec_iri;
   fill_iris(*id);
-  g_identity.store(id, std::memory_order_release);
+  g_identity.replace_in_fork_child(id);
 }
 
 void set_mpi_rank(int rank, int size) {
-  const Identity& cur = identity();  // before locking: identity() takes the lock when it first reads
-  std::lock_guard<std::mutex> lock(g_identity_mutex);
-  if (cur.rank == rank && cur.ranks == size) return;
-  auto* id = new Identity(cur);  // old one leaked: readers may hold it
-  id->rank = rank;
-  id->ranks = size;
-  fill_iris(*id);
-  g_identity.store(id, std::memory_order_release);
+  g_identity.update(read_identity, [&](const Identity& cur) -> Identity* {
+    if (cur.rank == rank && cur.ranks == size) return nullptr;
+    auto* id = new Identity(cur);
+    id->rank = rank;
+    id->ranks = size;
+    fill_iris(*id);
+    return id;
+  });
 }
 
 std::string job_id_from_env() {

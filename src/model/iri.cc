@@ -11,15 +11,18 @@
 namespace provio::model {
 namespace {
 
-constexpr std::array<bool, 256> make_unreserved() {
+// Bytes to percent-encode in a name, and in a path (where '/' stays).
+constexpr std::array<bool, 256> make_encoded(bool keep_slash) {
   std::array<bool, 256> t{};
-  for (int c = 'a'; c <= 'z'; ++c) t[c] = true;
-  for (int c = 'A'; c <= 'Z'; ++c) t[c] = true;
-  for (int c = '0'; c <= '9'; ++c) t[c] = true;
-  t['-'] = t['.'] = t['_'] = t['~'] = true;
+  for (int c = 0; c < 256; ++c) {
+    bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '.' || c == '_' || c == '~';
+    t[c] = !unreserved && !(keep_slash && c == '/');
+  }
   return t;
 }
-constexpr std::array<bool, 256> kUnreserved = make_unreserved();
+constexpr std::array<bool, 256> kEncodeInName = make_encoded(false);
+constexpr std::array<bool, 256> kEncodeInPath = make_encoded(true);
 
 // Bytes that may not appear raw inside <…> (Turtle IRIREF).
 constexpr std::array<bool, 256> make_iri_forbidden() {
@@ -60,13 +63,12 @@ std::string normalise(std::string_view path) {
   return out.empty() ? "/" : out;
 }
 
-}  // namespace
-
-void append_percent_encoded(std::string& out, std::string_view text, bool keep_slash) {
-  std::size_t run = 0;  // start of the current run of bytes that need no encoding
+// Appends `text`, percent-encoding the bytes `escape` marks; clean runs are copied in bulk.
+void append_escaped(std::string& out, std::string_view text, const std::array<bool, 256>& escape) {
+  std::size_t run = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
-    if (kUnreserved[c] || (keep_slash && c == '/')) continue;
+    if (!escape[c]) continue;
     out.append(text.data() + run, i - run);
     out += '%';
     out += kHex[c >> 4];
@@ -76,19 +78,15 @@ void append_percent_encoded(std::string& out, std::string_view text, bool keep_s
   out.append(text.data() + run, text.size() - run);
 }
 
+}  // namespace
+
+void append_percent_encoded(std::string& out, std::string_view text, bool keep_slash) {
+  append_escaped(out, text, keep_slash ? kEncodeInPath : kEncodeInName);
+}
+
 void append_iri_term(std::string& out, std::string_view iri) {
   out += '<';
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < iri.size(); ++i) {
-    auto c = static_cast<unsigned char>(iri[i]);
-    if (!kIriForbidden[c]) continue;
-    out.append(iri.data() + run, i - run);
-    out += '%';
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-    run = i + 1;
-  }
-  out.append(iri.data() + run, iri.size() - run);
+  append_escaped(out, iri, kIriForbidden);
   out += '>';
 }
 
