@@ -144,53 +144,75 @@ bool write_turtle(const Graph& g, Sink& sink) {
   return sink.flush();
 }
 
-void raptor_statement_to_serializer(void* data, raptor_statement* st) {
-  raptor_serializer_serialize_statement(static_cast<raptor_serializer*>(data), st);
+// A canonical term (graph.h) as a raptor term; nullptr if it is none of IRI, literal, blank.
+raptor_term* raptor_term_of(raptor_world* world, std::string_view term) {
+  auto u = [](std::string_view v) { return reinterpret_cast<const unsigned char*>(v.data()); };
+  if (term.front() == '<') {
+    std::string_view iri = iri_body(term);
+    return raptor_new_term_from_counted_uri_string(world, u(iri), iri.size());
+  }
+  if (term.rfind("_:", 0) == 0) return raptor_new_term_from_counted_blank(world, u(term.substr(2)), term.size() - 2);
+  auto lit = parse_literal(term);
+  if (!lit) return nullptr;
+  raptor_uri* dt = nullptr;
+  if (!lit->datatype.empty()) dt = raptor_new_uri_from_counted_string(world, u(lit->datatype), lit->datatype.size());
+  std::string lang(lit->lang);  // raptor copies one byte past the length: it must be a NUL
+  raptor_term* t = raptor_new_term_from_counted_literal(world, u(lit->lexical), lit->lexical.size(), dt,
+                                                        lang.empty() ? nullptr : u(lang.c_str()),
+                                                        static_cast<unsigned char>(lang.size()));
+  if (dt) raptor_free_uri(dt);
+  return t;
 }
 
-// Other syntaxes: our N-Triples through raptor's parser straight into its serializer.
+// Other syntaxes: raptor's serializers, fed our triples as raptor terms.
 bool write_with_raptor(const Graph& g, const std::string& format, std::FILE* out, std::string& error) {
   raptor_world* world = raptor_new_world();
   raptor_world_open(world);
   raptor_serializer* ser = raptor_new_serializer(world, format.c_str());
-  raptor_parser* parser = raptor_new_parser(world, "ntriples");
-  bool ok = ser && parser;
+  bool ok = ser != nullptr;
   if (ok) {
-    raptor_uri* base = raptor_new_uri(world, reinterpret_cast<const unsigned char*>("file:///"));
     for (const Prefix& p : kPrefixes) {
       raptor_uri* ns = raptor_new_uri_from_counted_string(world, reinterpret_cast<const unsigned char*>(p.ns.data()), p.ns.size());
       raptor_serializer_set_namespace(ser, ns, reinterpret_cast<const unsigned char*>(p.name));
       raptor_free_uri(ns);
     }
     raptor_serializer_start_to_file_handle(ser, nullptr, out);
-    raptor_parser_set_statement_handler(parser, ser, raptor_statement_to_serializer);
-    raptor_parser_parse_start(parser, base);
-    std::string chunk;
-    const std::vector<Triple> ts = g.sorted();
-    for (std::size_t i = 0; i < ts.size() && ok; ++i) {
-      const Triple& t = ts[i];
-      chunk += g.terms[t.s];
-      chunk += ' ';
-      chunk += g.terms[t.p];
-      chunk += ' ';
-      chunk += g.terms[t.o];
-      chunk += " .\n";
-      if (chunk.size() >= kFlushAt || i + 1 == ts.size()) {
-        ok = raptor_parser_parse_chunk(parser, reinterpret_cast<const unsigned char*>(chunk.data()), chunk.size(), 0) == 0;
-        chunk.clear();
-      }
+    for (const Triple& t : g.sorted()) {
+      raptor_statement* st = raptor_new_statement_from_nodes(world, raptor_term_of(world, g.terms[t.s]),
+                                                             raptor_term_of(world, g.terms[t.p]),
+                                                             raptor_term_of(world, g.terms[t.o]), nullptr);
+      ok = st && st->subject && st->predicate && st->object && raptor_serializer_serialize_statement(ser, st) == 0;
+      if (st) raptor_free_statement(st);
+      if (!ok) break;
     }
-    ok = raptor_parser_parse_chunk(parser, nullptr, 0, 1) == 0 && ok;
     ok = raptor_serializer_serialize_end(ser) == 0 && ok;
-    raptor_free_uri(base);
     if (!ok) error = "raptor could not serialize the graph as " + format;
+    raptor_free_serializer(ser);
   } else {
     error = "raptor has no serializer '" + format + "'";
   }
-  if (parser) raptor_free_parser(parser);
-  if (ser) raptor_free_serializer(ser);
   raptor_free_world(world);
   return ok;
+}
+
+// A canonical term as a librdf node (the caller owns it); nullptr if it is none.
+librdf_node* librdf_node_of(librdf_world* world, std::string_view term) {
+  auto u = [](std::string_view v) { return reinterpret_cast<const unsigned char*>(v.data()); };
+  if (term.front() == '<') {
+    std::string iri(iri_body(term));
+    return librdf_new_node_from_uri_string(world, u(iri));
+  }
+  if (term.rfind("_:", 0) == 0) return librdf_new_node_from_counted_blank_identifier(world, u(term.substr(2)), term.size() - 2);
+  auto lit = parse_literal(term);
+  if (!lit) return nullptr;
+  librdf_uri* dt = nullptr;
+  std::string dts(lit->datatype);
+  if (!dts.empty()) dt = librdf_new_uri(world, u(dts));
+  std::string lang(lit->lang);
+  librdf_node* n = librdf_new_node_from_typed_counted_literal(world, u(lit->lexical), lit->lexical.size(),
+                                                              lang.empty() ? nullptr : lang.c_str(), lang.size(), dt);
+  if (dt) librdf_free_uri(dt);
+  return n;
 }
 
 std::string node_text(librdf_node* n) {
@@ -299,29 +321,20 @@ bool load_store(const std::string& dir, Graph& graph, std::string& error) {
 }
 
 bool add_to_model(const Graph& graph, librdf_world* world, librdf_model* model, std::string& error) {
-  librdf_parser* parser = librdf_new_parser(world, "ntriples", nullptr, nullptr);
-  librdf_uri* base = librdf_new_uri(world, reinterpret_cast<const unsigned char*>("file:///"));
-  std::string chunk;
-  bool ok = parser && base;
-  const auto& ts = graph.triples();
-  for (std::size_t i = 0; i < ts.size() && ok; ++i) {
-    const Triple& t = ts[i];
-    chunk += graph.terms[t.s];
-    chunk += ' ';
-    chunk += graph.terms[t.p];
-    chunk += ' ';
-    chunk += graph.terms[t.o];
-    chunk += " .\n";
-    if (chunk.size() >= kFlushAt || i + 1 == ts.size()) {
-      ok = librdf_parser_parse_counted_string_into_model(parser, reinterpret_cast<const unsigned char*>(chunk.data()),
-                                                         chunk.size(), base, model) == 0;
-      chunk.clear();
+  for (const Triple& t : graph.triples()) {
+    // librdf_new_statement_from_nodes takes the nodes, even when it fails
+    librdf_statement* st = librdf_new_statement_from_nodes(world, librdf_node_of(world, graph.terms[t.s]),
+                                                           librdf_node_of(world, graph.terms[t.p]),
+                                                           librdf_node_of(world, graph.terms[t.o]));
+    bool ok = st && librdf_model_add_statement(model, st) == 0;
+    if (st) librdf_free_statement(st);
+    if (!ok) {
+      error = "Redland could not add " + std::string(graph.terms[t.s]) + " " + std::string(graph.terms[t.p]) + " " +
+              std::string(graph.terms[t.o]);
+      return false;
     }
   }
-  if (base) librdf_free_uri(base);
-  if (parser) librdf_free_parser(parser);
-  if (!ok) error = "Redland could not add the triples";
-  return ok;
+  return true;
 }
 
 bool save_store(const std::string& dir, const Graph& graph, std::string& error) {
