@@ -29,8 +29,8 @@ env.pop("PROVIO_CONFIG", None)
 expected = {}  # api -> [calls, bytes]
 
 
-def run(program, job, *ops):
-    e = dict(env, PROVIO_DIR=os.path.join(prov, job))
+def run(program, job, *ops, extra=None):
+    e = dict(env, PROVIO_DIR=os.path.join(prov, job), **(extra or {}))
     r = subprocess.run([program, *ops], cwd=work, env=e, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"{program} failed: {r.stderr}")
@@ -48,6 +48,11 @@ run(args.b, "job2", "open:WestSac.h5:0", "read:WestSac.h5:/das/strain:4096x8", "
 run(args.c, "job2", "open:decimate.h5:0", "read:decimate.h5:/dec:1024x4", "close:decimate.h5:0",
     "create:detections.csv:0", "write:detections.csv:100")
 run(args.io, "job3", "create:unrelated.h5:0", "write:unrelated.h5:/x:8x1")
+# Three MPI-like ranks (rank from the launcher's environment) writing one shared file.
+per_rank = {}
+for rank in range(3):
+    run(args.io, "job4", f"write:ranks.h5:/r:{1000 * (rank + 1)}x{rank + 2}", extra={"PMI_RANK": str(rank)})
+    per_rank[str(rank)] = [rank + 2, 1000 * (rank + 1) * (rank + 2)]
 
 pq = oracle.Tool(args.prov_query)
 g = oracle.load([prov])
@@ -78,7 +83,7 @@ check("dassa_a" in table and table.splitlines()[1].startswith("-----"), f"table 
 
 # --- every file and object, both directions, all depths and depth 1: same sets as rdflib
 entities = [str(r[0]) for r in q(g, "SELECT DISTINCT ?e WHERE { { ?e a provio:File } UNION { ?e a provio:Dataset } }")]
-check(len(entities) == 8, f"8 files and datasets in the graph: {entities}")
+check(len(entities) == 10, f"8 files and datasets in the graph: {entities}")
 for e in entities:
     for up in (True, False):
         for depth_one in (False, True):
@@ -115,12 +120,24 @@ for by, key in (("file", "?f"), ("program", "?p"), ("object", "?e")):
     check(len(rows) == len(want), f"stats --by {by}: {len(rows)} rows, rdflib {len(want)}")
     check(sorted((int(r["calls"]), int(r["bytes"])) for r in rows) == sorted((int(w[1]), int(w[2])) for w in want),
           f"stats --by {by} totals: {rows} vs {want}")
+rows = pq.json("stats", "--by", "rank", prov, cwd=work)
+got = {r["rank"]: [int(r["calls"]), int(r["bytes"])] for r in rows if "rank" in r}
+check(got == per_rank, f"stats --by rank: got {got}, the ranks did {per_rank}")
+want = {str(r[0]): [int(r[1]), int(r[2])] for r in q(g, """SELECT ?n (SUM(?c) AS ?calls) (SUM(?b) AS ?bytes) WHERE {
+    ?a a prov:Activity ; provio:api ?api ; provio:count ?c ; provio:bytes ?b ;
+       prov:wasAssociatedWith/prov:actedOnBehalfOf/provio:rank/provio:rankNumber ?n } GROUP BY ?n""")}
+check(got == want, f"stats --by rank vs rdflib: {got} vs {want}")
+rows = pq.json("stats", "--by", "thread", prov, cwd=work)
+want = q(g, """SELECT ?t (SUM(?c) AS ?calls) WHERE { ?a a prov:Activity ; provio:api ?api ; provio:count ?c ;
+                 prov:wasAssociatedWith ?t } GROUP BY ?t""")
+check(sorted(int(r["calls"]) for r in rows) == sorted(int(w[1]) for w in want), f"stats --by thread: {rows} vs {want}")
 rows = pq.json("stats", "--by", "file", "--top", "1", prov, cwd=work)
 check(len(rows) == 1 and rows[0]["file"].endswith("WestSac.h5"), f"stats --top 1 is the costliest file: {rows}")
 
 # --- programs, files, objects
 rows = pq.json("programs", prov, cwd=work)
-check({r["iri"] for r in rows} == set(programs.values()), f"programs: {rows}")
+want = {str(r[0]) for r in q(g, "SELECT ?p WHERE { ?p a provio:Program }")}
+check({r["iri"] for r in rows} == want and len(want) == 7, f"programs: {rows} vs {want}")
 rows = pq.json("files", prov, cwd=work)
 want = {str(r[0]) for r in q(g, "SELECT ?f WHERE { ?f a provio:File }")}
 check({r["iri"] for r in rows} == want, f"files: {rows} vs {want}")

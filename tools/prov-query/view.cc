@@ -84,7 +84,11 @@ const ProgramInfo& View::program(const std::string& iri) {
   p.command_line = g_.value(iri, provio("commandLine"));
   p.host = g_.value(iri, provio("host"));
   p.pid = g_.value(iri, provio("pid"));
-  p.rank = g_.value(iri, provio("rank"));
+  // provio:rank is the Rank agent (docs/format.md); older graphs may carry the number itself.
+  for (const auto& r : g_.objects(iri, provio("rank"))) {
+    p.rank = r.kind == Cell::Kind::kIri ? g_.value(r.value, provio("rankNumber")) : r.value;
+    if (!p.rank.empty()) break;
+  }
   p.job = g_.value(iri, provio("job"));
   p.workflow = g_.value(iri, provio("workflow"));
   p.start = g_.value(iri, provio("startTime"));
