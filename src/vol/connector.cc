@@ -286,8 +286,9 @@ EntityId file_of(Obj* o) {
 }
 
 // A stable name for an object that has no path (anonymous datasets, groups, datatypes): its
-// token, which for the native connector is its address in the file. Not a valid HDF5 path (no
-// leading '/'), so it can never collide with a named object.
+// token, which for the native connector is its address in the file. It starts with "//", which
+// no normalised path does (join_path collapses empty components), so it can never collide with
+// a named object.
 std::string token_name(Obj* o) {
   H5VL_object_get_args_t args{};
   H5O_info2_t info{};
@@ -299,7 +300,7 @@ std::string token_name(Obj* o) {
   loc.obj_type = o->type;
   if (H5VLobject_get(o->under, &loc, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return {};
   static const char hex[] = "0123456789abcdef";
-  std::string s = "anonymous/";
+  std::string s = "//anonymous/";
   const auto* b = reinterpret_cast<const unsigned char*>(&info.token);
   std::size_t n = sizeof(info.token);
   while (n > 1 && b[n - 1] == 0) --n;
@@ -406,8 +407,8 @@ void refine_rank() {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  // identity() first: set_mpi_rank() deadlocks when it is the first to read the identity
-  // (it takes the identity mutex, then identity() takes it again). Reported to the core owner.
+  // Read the identity first (free once read): an earlier core's set_mpi_rank() deadlocked when
+  // it was the first reader.
   model::identity();
   model::set_mpi_rank(rank, size);
   done.store(true, std::memory_order_relaxed);

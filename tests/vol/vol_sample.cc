@@ -2,6 +2,9 @@
 //   vol_sample rich <file>     groups, chunked + gzip datasets, attributes, a named datatype,
 //                              a soft link, a compound dataset (input for h5repack / h5dump)
 //   vol_sample noclose <file>  writes a dataset and exits without closing anything
+//   vol_sample ops <file>      one of each hand-written callback: multi-dataset write/read,
+//                              set_extent, link move/copy/delete, attribute rename/delete,
+//                              anonymous dataset, object copy, objects HDF5 opens by itself
 //   vol_sample errors <file>   failing calls: the HDF5 error stack and errno must be native's;
 //                              prints what the caller can observe, for comparison
 // Exit status 0 on success; every HDF5 failure that is not expected is fatal.
@@ -112,6 +115,65 @@ void noclose(const char* path) {
   std::exit(0);
 }
 
+void ops(const char* path) {
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t g = H5Gcreate2(f, "g", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  check(f >= 0 && g >= 0, "create");
+  const hsize_t n10 = 10, n20 = 20, n5 = 5, unlimited = H5S_UNLIMITED, chunk = 5;
+  hid_t s10 = H5Screate_simple(1, &n10, &unlimited), s20 = H5Screate_simple(1, &n20, nullptr),
+        s5 = H5Screate_simple(1, &n5, nullptr);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(dcpl, 1, &chunk);
+  hid_t a = H5Dcreate2(g, "a", H5T_NATIVE_INT, s10, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  hid_t b = H5Dcreate2(g, "b", H5T_NATIVE_DOUBLE, s20, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t c = H5Dcreate2(f, "/c", H5T_NATIVE_FLOAT, s5, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  check(a >= 0 && b >= 0 && c >= 0, "H5Dcreate2");
+  std::vector<int> ai(10, 7);
+  std::vector<double> bd(20, 2.5);
+  std::vector<float> cf(5, 1.5f);
+  hid_t dsets[3] = {a, b, c};
+  hid_t types[3] = {H5T_NATIVE_INT, H5T_NATIVE_DOUBLE, H5T_NATIVE_FLOAT};
+  hid_t all[3] = {H5S_ALL, H5S_ALL, H5S_ALL};
+  const void* wbufs[3] = {ai.data(), bd.data(), cf.data()};
+  check(H5Dwrite_multi(3, dsets, types, all, all, H5P_DEFAULT, wbufs) >= 0, "H5Dwrite_multi");
+  void* rbufs[2] = {ai.data(), bd.data()};
+  check(H5Dread_multi(2, dsets, types, all, all, H5P_DEFAULT, rbufs) >= 0, "H5Dread_multi");
+  const hsize_t n20b = 20;
+  check(H5Dset_extent(a, &n20b) >= 0, "H5Dset_extent");
+  check(H5Dwrite(a, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, std::vector<int>(20, 1).data()) >= 0,
+        "H5Dwrite after set_extent");
+  H5Dclose(c);
+  check(H5Lmove(f, "/c", g, "c2", H5P_DEFAULT, H5P_DEFAULT) >= 0, "H5Lmove");
+  check(H5Lcopy(g, "b", f, "/bcopy", H5P_DEFAULT, H5P_DEFAULT) >= 0, "H5Lcopy");
+  check(H5Ldelete(f, "/bcopy", H5P_DEFAULT) >= 0, "H5Ldelete");
+  hid_t scalar = H5Screate(H5S_SCALAR);
+  hid_t at = H5Acreate2(g, "old", H5T_NATIVE_INT, scalar, H5P_DEFAULT, H5P_DEFAULT);
+  check(at >= 0 && H5Aclose(at) >= 0, "H5Acreate2");
+  check(H5Arename(g, "old", "new") >= 0, "H5Arename");
+  check(H5Adelete(g, "new") >= 0, "H5Adelete");
+  hid_t anon = H5Dcreate_anon(f, H5T_NATIVE_DOUBLE, s5, H5P_DEFAULT, H5P_DEFAULT);
+  check(anon >= 0 && H5Dwrite(anon, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, bd.data()) >= 0, "anon");
+  H5Dclose(anon);
+  check(H5Ocopy(f, "g", f, "gcopy", H5P_DEFAULT, H5P_DEFAULT) >= 0, "H5Ocopy");
+  // A committed type that HDF5 hands back by itself (H5Dget_type): named by asking below.
+  hid_t t = H5Tcopy(H5T_NATIVE_SHORT);
+  check(H5Tcommit2(f, "t", t, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) >= 0, "H5Tcommit2");
+  hid_t dt = H5Dcreate2(f, "d_t", t, s5, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t t2 = H5Dget_type(dt);
+  check(t2 >= 0 && H5Tclose(t2) >= 0, "H5Dget_type");
+  // An object opened by token: the same IRI as by name.
+  H5O_info2_t info;
+  check(H5Oget_info3(b, &info, H5O_INFO_BASIC) >= 0, "H5Oget_info3");
+  hid_t byt = H5Oopen_by_token(f, info.token);
+  check(byt >= 0 && H5Oclose(byt) >= 0, "H5Oopen_by_token");
+  for (hid_t x : {dt, b, a}) H5Dclose(x);
+  H5Tclose(t);
+  for (hid_t x : {scalar, s5, s20, s10}) H5Sclose(x);
+  H5Pclose(dcpl);
+  H5Gclose(g);
+  check(H5Fclose(f) >= 0, "H5Fclose");
+}
+
 herr_t count_frames(unsigned, const H5E_error2_t* e, void* data) {
   auto* out = static_cast<std::string*>(data);
   *out += std::string("  ") + (e->func_name ? e->func_name : "?") + ": " + (e->desc ? e->desc : "") + "\n";
@@ -146,7 +208,7 @@ void errors(const char* path) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: vol_sample rich|noclose|errors FILE\n");
+    std::fprintf(stderr, "usage: vol_sample rich|noclose|ops|errors FILE\n");
     return 1;
   }
   std::string mode = argv[1];
@@ -154,6 +216,8 @@ int main(int argc, char** argv) {
     rich(argv[2]);
   } else if (mode == "noclose") {
     noclose(argv[2]);
+  } else if (mode == "ops") {
+    ops(argv[2]);
   } else if (mode == "errors") {
     errors(argv[2]);
   } else {

@@ -3,9 +3,10 @@
 # program natively and under the connector and asserts that nothing observable changed and that
 # provenance was written.
 #   vol_test.sh api-suite  H5BIN NP CONNECTOR [REFERENCE]   HDF5's VOL API tests (NP=0: serial)
-#   vol_test.sh mpi        MPIEXEC PROGRAM PYTHON H5BIN     4-rank collective write/read
+#   vol_test.sh mpi        MPIEXEC PROGRAM PYTHON H5BIN [LEVEL]   4-rank collective write/read
 #   vol_test.sh repack     H5BIN SAMPLE PYTHON              h5repack native vs connector
 #   vol_test.sh dump       H5BIN SAMPLE                     h5dump/h5ls output identical
+#   vol_test.sh ops        SAMPLE PYTHON [LEVEL]            exact records of the hand-written callbacks
 #   vol_test.sh errors     SAMPLE                           error stacks and return values
 #   vol_test.sh noclose    SAMPLE PYTHON                    a program that never closes its file
 # Environment: PROVIO_PLUGIN_DIR (the directory holding libprovio_vol.so),
@@ -77,9 +78,9 @@ cmd_api_suite() {
 }
 
 cmd_mpi() {
-  local mpiexec=$1 prog=$2 python=$3 bin=$4
-  HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$connector" PROVIO_DIR="$work/prov" \
-    "$mpiexec" -n 4 -x HDF5_PLUGIN_PATH -x HDF5_VOL_CONNECTOR -x PROVIO_DIR "$prog" "$work/mpi.h5" 96 \
+  local mpiexec=$1 prog=$2 python=$3 bin=$4 level=${5:-summary}
+  HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$connector" PROVIO_DIR="$work/prov" PROVIO_LEVEL=$level \
+    "$mpiexec" -n 4 -x HDF5_PLUGIN_PATH -x HDF5_VOL_CONNECTOR -x PROVIO_DIR -x PROVIO_LEVEL "$prog" "$work/mpi.h5" 96 \
     || fail "vol_mpi_rw failed"
   local files
   files=$(ls prov/*.ttl | wc -l)
@@ -125,6 +126,13 @@ cmd_dump() {
   grep -q '"H5Ocopy"' copy-prov/*.ttl || fail "no H5Ocopy recorded for h5copy"
 }
 
+cmd_ops() {
+  local sample=$1 python=$2 level=${3:-summary}
+  "$sample" ops native.h5 || fail "vol_sample ops failed natively"
+  PROVIO_LEVEL=$level under ops "$sample" ops mine.h5 || fail "vol_sample ops failed under the connector"
+  "$python" "$here/prov_check.py" ops ops-prov mine.h5
+}
+
 cmd_errors() {
   local sample=$1
   "$sample" errors native.h5 >native.txt
@@ -151,6 +159,7 @@ case "$cmd" in
   mpi) cmd_mpi "$@" ;;
   repack) cmd_repack "$@" ;;
   dump) cmd_dump "$@" ;;
+  ops) cmd_ops "$@" ;;
   errors) cmd_errors "$@" ;;
   noclose) cmd_noclose "$@" ;;
   *) fail "unknown subcommand $cmd" ;;
