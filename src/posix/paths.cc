@@ -258,9 +258,12 @@ EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
       if (lexically_excluded(path)) {
         value = kIgnored;
       } else {
-        // The kernel's name for what was opened: one syscall, symlinks already resolved.
+        // The kernel's name for what was opened: one syscall, symlinks already resolved. A
+        // directory opened without O_DIRECTORY is still a directory.
         std::string canon = readlink_fd(fd);
         if (canon.empty() || canon.front() != '/') canon = canonical(dirfd, path, true);
+        struct stat st;
+        if (!directory && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) cls = EntityClass::kDirectory;
         value = intern(canon, cls);
       }
       if (cacheable) cache_fill(slot, name, value, gen);
