@@ -473,47 +473,47 @@ std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid_t file
 // The forwarding shapes. Two argument layouts cover the under functions: the connector id right
 // after the object, or after loc_params.
 
-// Shape 1: forward, then (when tracing) a hook after success.
+template <auto Hook>
+constexpr bool kHooked = !std::is_same_v<decltype(Hook), std::nullptr_t>;
+
+// The body every forward shares: `call(under object, under id)` runs the under function (timed
+// only when a hook will record it), `hook(o, timing)` runs after a success when tracing.
+template <typename R, bool Hooked, typename Call, typename Hook>
+R forward(void* obj, void** req, Call&& call, Hook&& hook) {
+  Scope s;
+  Obj* o = as_obj(obj);
+  const hid_t id = o->under_id;  // a refresh may replace `o` under us
+  Timing t;
+  R r = timed(Hooked && s.on, t, [&] { return call(o->under, id); });
+  wrap_request(req, id);
+  if (Hooked && s.on && r >= 0) hook(o, t);
+  return r;
+}
+
+// Shape 1: forward, then (when tracing) a hook after success. Two argument layouts: the
+// connector id right after the object, or after loc_params.
 template <auto F, auto Hook = nullptr>
 struct Fwd;
 
 template <typename R, typename... A, R (*F)(void*, hid_t, A...), auto Hook>
 struct Fwd<F, Hook> {
   static R call(void* obj, A... a) {
-    Scope s;
-    Obj* o = as_obj(obj);
-    const hid_t id = o->under_id;  // a refresh may replace `o` under us
-    if constexpr (std::is_same_v<decltype(Hook), std::nullptr_t>) {
-      R r = F(o->under, id, a...);
-      wrap_request(request_arg(a...), id);
-      return r;
-    } else {
-      Timing t;
-      R r = timed(s.on, t, [&] { return F(o->under, id, a...); });
-      wrap_request(request_arg(a...), id);
-      if (s.on && r >= 0) Hook(o, t, a...);
-      return r;
-    }
+    return forward<R, kHooked<Hook>>(
+        obj, request_arg(a...), [&](void* under, hid_t id) { return F(under, id, a...); },
+        [&](Obj* o, const Timing& t) {
+          if constexpr (kHooked<Hook>) Hook(o, t, a...);
+        });
   }
 };
 
 template <typename R, typename... A, R (*F)(void*, const H5VL_loc_params_t*, hid_t, A...), auto Hook>
 struct Fwd<F, Hook> {
   static R call(void* obj, const H5VL_loc_params_t* loc, A... a) {
-    Scope s;
-    Obj* o = as_obj(obj);
-    const hid_t id = o->under_id;
-    if constexpr (std::is_same_v<decltype(Hook), std::nullptr_t>) {
-      R r = F(o->under, loc, id, a...);
-      wrap_request(request_arg(a...), id);
-      return r;
-    } else {
-      Timing t;
-      R r = timed(s.on, t, [&] { return F(o->under, loc, id, a...); });
-      wrap_request(request_arg(a...), id);
-      if (s.on && r >= 0) Hook(o, t, loc, a...);
-      return r;
-    }
+    return forward<R, kHooked<Hook>>(
+        obj, request_arg(a...), [&](void* under, hid_t id) { return F(under, loc, id, a...); },
+        [&](Obj* o, const Timing& t) {
+          if constexpr (kHooked<Hook>) Hook(o, t, loc, a...);
+        });
   }
 };
 
@@ -557,7 +557,7 @@ struct Close<F, Hook> {
     Scope s;
     Obj* o = as_obj(obj);
     const hid_t id = o->under_id;
-    constexpr bool hooked = !std::is_same_v<decltype(Hook), std::nullptr_t>;
+    constexpr bool hooked = kHooked<Hook>;
     // Name the object while the under connector can still tell us its name.
     if (hooked && s.on) entity_of(o);
     Timing t;
@@ -757,38 +757,33 @@ void name_file(Obj* o, const char* name, bool mpio) {
 
 bool uses_mpio(hid_t fapl) { return H5Pget_driver(fapl) == H5FD_MPIO; }
 
-void* file_create(const char* name, unsigned flags, hid_t fcpl, hid_t fapl, hid_t dxpl, void** req) {
+// File create and open: the FAPL swap, the wrap, the record. `under_call` gets the swapped FAPL.
+template <typename UnderCall>
+void* open_file(const char* name, hid_t fapl, void** req, Op op, model::ApiId api, UnderCall&& under_call) {
   Scope s;
   UnderFapl u(fapl);
   if (!u.ok()) return nullptr;
   const bool mpio = s.on && uses_mpio(fapl);
   Timing t;
-  void* under = timed(s.on, t, [&] { return H5VLfile_create(name, flags, fcpl, u.id(), dxpl, req); });
+  void* under = timed(s.on, t, [&] { return under_call(u.id()); });
   Obj* o = under ? new_obj(under, u.under_id()) : nullptr;
   wrap_request(req, u.under_id());
   if (o && s.on) {
     refine_rank();
     name_file(o, name, mpio);
-    if (tracks(EntityClass::kFile)) emit(Op::kCreate, apis().Fcreate, o->file, t);
+    if (tracks(EntityClass::kFile)) emit(op, api, o->file, t);
   }
   return o;
 }
 
+void* file_create(const char* name, unsigned flags, hid_t fcpl, hid_t fapl, hid_t dxpl, void** req) {
+  return open_file(name, fapl, req, Op::kCreate, apis().Fcreate,
+                   [&](hid_t under_fapl) { return H5VLfile_create(name, flags, fcpl, under_fapl, dxpl, req); });
+}
+
 void* file_open(const char* name, unsigned flags, hid_t fapl, hid_t dxpl, void** req) {
-  Scope s;
-  UnderFapl u(fapl);
-  if (!u.ok()) return nullptr;
-  const bool mpio = s.on && uses_mpio(fapl);
-  Timing t;
-  void* under = timed(s.on, t, [&] { return H5VLfile_open(name, flags, u.id(), dxpl, req); });
-  Obj* o = under ? new_obj(under, u.under_id()) : nullptr;
-  wrap_request(req, u.under_id());
-  if (o && s.on) {
-    refine_rank();
-    name_file(o, name, mpio);
-    if (tracks(EntityClass::kFile)) emit(Op::kOpen, apis().Fopen, o->file, t);
-  }
-  return o;
+  return open_file(name, fapl, req, Op::kOpen, apis().Fopen,
+                   [&](hid_t under_fapl) { return H5VLfile_open(name, flags, under_fapl, dxpl, req); });
 }
 
 herr_t file_specific(void* obj, H5VL_file_specific_args_t* args, hid_t dxpl, void** req) {
@@ -892,41 +887,22 @@ void record_transfers(Op op, bool multi, std::size_t count, void* dset[], hid_t 
   }
 }
 
-herr_t dataset_read(std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[], hid_t file_space[],
-                    hid_t dxpl, void* buf[], void** req) {
+// Multi-dataset read and write: one body over the under function and the buffer type.
+template <Op op, typename Buf,
+          herr_t (*F)(std::size_t, void*[], hid_t, hid_t[], hid_t[], hid_t[], hid_t, Buf[], void**)>
+herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[], hid_t file_space[],
+                        hid_t dxpl, Buf buf[], void** req) {
   Scope s;
   UnderObjects under(count, dset);
   if (count == 0 || !under.ok()) {
-    push_error(__func__, H5E_CANTALLOC, "cannot forward the dataset read");
+    push_error(__func__, H5E_CANTALLOC, "cannot forward the dataset transfer");
     return -1;
   }
   const hid_t id = as_obj(dset[0])->under_id;
   Timing t;
-  herr_t r = timed(s.on, t, [&] {
-    return H5VLdataset_read(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req);
-  });
+  herr_t r = timed(s.on, t, [&] { return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req); });
   wrap_request(req, id);
-  if (r >= 0 && s.on) record_transfers(Op::kRead, count > 1, count, dset, mem_type, mem_space, file_space, dxpl, t);
-  return r;
-}
-
-herr_t dataset_write(std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[], hid_t file_space[],
-                     hid_t dxpl, const void* buf[], void** req) {
-  Scope s;
-  UnderObjects under(count, dset);
-  if (count == 0 || !under.ok()) {
-    push_error(__func__, H5E_CANTALLOC, "cannot forward the dataset write");
-    return -1;
-  }
-  const hid_t id = as_obj(dset[0])->under_id;
-  Timing t;
-  herr_t r = timed(s.on, t, [&] {
-    return H5VLdataset_write(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req);
-  });
-  wrap_request(req, id);
-  if (r >= 0 && s.on) {
-    record_transfers(Op::kWrite, count > 1, count, dset, mem_type, mem_space, file_space, dxpl, t);
-  }
+  if (r >= 0 && s.on) record_transfers(op, count > 1, count, dset, mem_type, mem_space, file_space, dxpl, t);
   return r;
 }
 
@@ -1294,8 +1270,8 @@ H5VL_class_t make_class() {
 
   c.dataset_cls.create = Open<&H5VLdataset_create, H5I_DATASET, &on_dataset_create>::call;
   c.dataset_cls.open = Open<&H5VLdataset_open, H5I_DATASET, &on_dataset_open>::call;
-  c.dataset_cls.read = dataset_read;
-  c.dataset_cls.write = dataset_write;
+  c.dataset_cls.read = dataset_transfer<Op::kRead, void*, &H5VLdataset_read>;
+  c.dataset_cls.write = dataset_transfer<Op::kWrite, const void*, &H5VLdataset_write>;
   c.dataset_cls.get = Fwd<&H5VLdataset_get>::call;
   c.dataset_cls.specific = Fwd<&H5VLdataset_specific, &on_dataset_specific>::call;
   c.dataset_cls.optional = Fwd<&H5VLdataset_optional>::call;
