@@ -8,6 +8,7 @@
 // below; nothing here returns anything but the real function's result. Failed calls record
 // nothing.
 #include <alloca.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -89,6 +90,7 @@ EntityId known_entity(int fd) {
 }
 
 int stream_fd(FILE* f) { return f ? fileno(f) : -1; }
+int dir_fd(DIR* d) { return d ? dirfd(d) : -1; }
 
 bool needs_mode(int flags) { return (flags & O_CREAT) != 0 || (flags & __O_TMPFILE) == __O_TMPFILE; }
 
@@ -455,6 +457,11 @@ Symbol<decltype(&::__vfprintf_chk)> s_fprintf_chk{"__vfprintf_chk", "fprintf"};
 Symbol<decltype(&::__vfprintf_chk)> s_vfprintf_chk{"__vfprintf_chk", "vfprintf"};
 Symbol<decltype(&::__vfprintf_chk)> s_printf_chk{"__vfprintf_chk", "printf"};
 Symbol<decltype(&::__vfprintf_chk)> s_vprintf_chk{"__vfprintf_chk", "vprintf"};
+Symbol<decltype(&::opendir)> s_opendir{"opendir"};
+Symbol<decltype(&::fdopendir)> s_fdopendir{"fdopendir"};
+Symbol<decltype(&::closedir)> s_closedir{"closedir"};
+Symbol<decltype(&::readdir)> s_readdir{"readdir"};
+Symbol<decltype(&::readdir64)> s_readdir64{"readdir64", "readdir"};
 Symbol<decltype(&::fflush)> s_fflush{"fflush"};
 Symbol<decltype(&::fseek)> s_fseek{"fseek"};
 Symbol<decltype(&::fseeko)> s_fseeko{"fseeko", "fseek"};
@@ -946,6 +953,56 @@ PROVIO_EXPORT int fseeko(FILE* f, off_t off, int whence) {
 }
 PROVIO_EXPORT int fseeko64(FILE* f, off64_t off, int whence) {
   return traced(s_fseeko64, on_stream(s_fseeko64, Op::kAccess, f, zero_on_success), f, off, whence);
+}
+
+// ---- directories: a listing is a read of the directory, one count per entry ----
+
+PROVIO_EXPORT DIR* opendir(const char* path) {
+  return traced(
+      s_opendir,
+      [path](DIR* d, const Timing& t) {
+        if (d) emit(Op::kOpen, s_opendir.api(), bind_opened(dirfd(d), AT_FDCWD, path, true), 0, kNoOffset, t);
+      },
+      path);
+}
+PROVIO_EXPORT DIR* fdopendir(int fd) {
+  return traced(
+      s_fdopendir,
+      [fd](DIR* d, const Timing& t) {
+        if (d) emit(Op::kOpen, s_fdopendir.api(), fd_entity(fd), 0, kNoOffset, t);
+      },
+      fd);
+}
+PROVIO_EXPORT int closedir(DIR* d) {
+  int fd;
+  {
+    provio::model::ErrnoSaver saved;
+    fd = dir_fd(d);
+  }
+  int result = traced(
+      s_closedir,
+      [fd](int r, const Timing& t) {
+        if (r == 0) emit(Op::kClose, s_closedir.api(), known_entity(fd), 0, kNoOffset, t);
+      },
+      d);
+  if (fd >= 0) fd_table().clear(fd);  // closed inside libc, where close() is not seen
+  return result;
+}
+PROVIO_EXPORT struct dirent* readdir(DIR* d) {
+  return traced(
+      s_readdir,
+      [d](struct dirent* e, const Timing& t) {
+        if (e) emit(Op::kRead, s_readdir.api(), known_entity(dirfd(d)), 0, kNoOffset, t);
+      },
+      d);
+}
+PROVIO_EXPORT struct dirent64* readdir64(DIR* d) {
+  return traced(
+      s_readdir64,
+      [d](struct dirent64* e, const Timing& t) {
+        if (e) emit(Op::kRead, s_readdir64.api(), known_entity(dirfd(d)), 0, kNoOffset, t);
+      },
+      d);
 }
 
 // ---- exec and spawn ----

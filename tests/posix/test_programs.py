@@ -172,8 +172,11 @@ def tar_roundtrip():
             except UnicodeDecodeError:
                 check("\ufffd" in label, "non-UTF-8 name %r: literal %r" % (e, label))
     # exactly the files of the tree: no other entity under tree/ or out/ is a File written or read
-    data_files = {a.path() for a in acts if a.cls in ("Read", "Write") and
+    data_files = {a.path() for a in acts if a.cls in ("Read", "Write") and not os.path.isdir(a.path()) and
                   (a.path().startswith(src + b"/") or a.path().startswith(out + b"/"))}
+    # tar listed the directories it archived (readdir: a read of a provio:Directory)
+    listed = {a.path() for a in acts if a.run == create and a.api == "readdir"}
+    check({src, os.path.join(src, b"sub dir")} <= listed, "tar's directory reads: %s" % listed)
     want = set(files) | {os.path.join(out, os.path.relpath(f, os.fsencode(data))) for f in files}
     check(data_files == want, "unexpected files: %s" % (data_files ^ want))
     # gzip ran as a descendant of tar czf (tar forks, execs /bin/sh -c gzip, which forks and
