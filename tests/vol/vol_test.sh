@@ -8,6 +8,7 @@
 #   vol_test.sh dump       H5BIN SAMPLE                     h5dump/h5ls output identical
 #   vol_test.sh ops        SAMPLE PYTHON [LEVEL]            exact records of the hand-written callbacks
 #   vol_test.sh errors     SAMPLE                           error stacks and return values
+#   vol_test.sh badinfo    SAMPLE                           malformed info strings: HDF5 errors, no crash
 #   vol_test.sh noclose    SAMPLE PYTHON                    a program that never closes its file
 # Environment: PROVIO_PLUGIN_DIR (the directory holding libprovio_vol.so),
 # PROVIO_VOL_PRELOAD (sanitizer runtimes for a sanitizer build; serial runs only),
@@ -147,6 +148,19 @@ cmd_errors() {
   echo "error stacks and return values preserved ($(wc -l <native.txt) native lines)"
 }
 
+cmd_badinfo() {
+  local sample=$1 rc
+  for bad in "under_vol=0;under_info={" "under_vol=0;under_vol=0" "under_vol=421;under_info={}" \
+             "under_vol=9999;under_info={}" "under_vol=0;under_info={}};x" "under_vol=a b"; do
+    rc=0
+    connector="provio $bad" under bad "$sample" rich bad.h5 >out.txt 2>err.txt || rc=$?
+    # HDF5 reports the failed default connector and (its own choice) carries on natively.
+    [ "$rc" -lt 128 ] || fail "'$bad': killed by signal $((rc - 128))"
+    grep -q "provio: " err.txt || { cat err.txt; fail "'$bad': no provio message on the HDF5 error stack"; }
+    echo "rejected '$bad': $(grep -m1 -o 'provio: .*' err.txt)"
+  done
+}
+
 cmd_noclose() {
   local sample=$1 python=$2
   under noclose "$sample" noclose left.h5 || fail "program failed under the connector"
@@ -161,6 +175,7 @@ case "$cmd" in
   dump) cmd_dump "$@" ;;
   ops) cmd_ops "$@" ;;
   errors) cmd_errors "$@" ;;
+  badinfo) cmd_badinfo "$@" ;;
   noclose) cmd_noclose "$@" ;;
   *) fail "unknown subcommand $cmd" ;;
 esac
