@@ -87,7 +87,7 @@ const std::string kTricky = std::string(model::kTurtlePrefixes) +
     "<file:///d/y> provio:offset 42 .\n"
     "<file:///d/\\u0041> rdfs:label \"escaped IRI\" .\n";
 
-TEST(Reader, FastPathAgreesWithRaptor) {
+TEST(MergeReader, FastPathAgreesWithRaptor) {
   TempDir dir;
   std::string path = dir.file("t.ttl", kTricky);
   ASSERT_EQ(parser_for(path, kTricky), "fast");
@@ -105,7 +105,7 @@ TEST(Reader, FastPathAgreesWithRaptor) {
   EXPECT_NE(ntriples(fast).find("\"long\\nstring\""), std::string::npos);
 }
 
-TEST(Reader, BadLinesAreReportedAndTheRestKept) {
+TEST(MergeReader, BadLinesAreReportedAndTheRestKept) {
   TempDir dir;
   std::string text = std::string(model::kTurtlePrefixes) + "<urn:a> rdf:type prov:Activity .\n" +
                      "<urn:a> provio:api \"x\" garbage .\n" + "<urn:b> rdf:type prov:Activity .\n" +
@@ -122,7 +122,7 @@ TEST(Reader, BadLinesAreReportedAndTheRestKept) {
   EXPECT_EQ(r.messages[1], path + ":9: truncated statement dropped (file ends mid-line)");
 }
 
-TEST(Reader, CutLastLineIsNeverReadAsAShorterTerm) {
+TEST(MergeReader, CutLastLineIsNeverReadAsAShorterTerm) {
   TempDir dir;
   const std::string head = std::string(model::kTurtlePrefixes) + "<urn:a> rdf:type prov:Activity .\n";
   for (std::string tail : {"<urn:c> rdf:type prov:Act", "<urn:c> rdf:type prov:x.", "<urn:c> rdf:type prov:x ",
@@ -144,7 +144,7 @@ TEST(Reader, CutLastLineIsNeverReadAsAShorterTerm) {
   EXPECT_EQ(r.messages, std::vector<std::string>{});
 }
 
-TEST(Reader, CutMergedTurtleKeepsCompleteStatementsOnly) {
+TEST(MergeReader, CutMergedTurtleKeepsCompleteStatementsOnly) {
   TempDir dir;
   Graph g;
   for (int i = 0; i < 3; ++i) {
@@ -173,7 +173,7 @@ TEST(Reader, CutMergedTurtleKeepsCompleteStatementsOnly) {
   EXPECT_EQ(rw.messages, std::vector<std::string>{});
 }
 
-TEST(Reader, ParallelReadEqualsSerial) {
+TEST(MergeReader, ParallelReadEqualsSerial) {
   TempDir dir;
   std::vector<std::string> files;
   for (int f = 0; f < 7; ++f) {
@@ -197,7 +197,7 @@ TEST(Reader, ParallelReadEqualsSerial) {
   EXPECT_EQ(blanks, 7u);
 }
 
-TEST(Terms, Measures) {
+TEST(MergeTerms, Measures) {
   EXPECT_EQ(parse_seconds_ns("12.000000345"), 12000000345u);
   EXPECT_EQ(parse_seconds_ns("0.5"), 500000000u);
   EXPECT_EQ(parse_seconds_ns("3"), 3000000000u);
@@ -247,7 +247,7 @@ std::string value(const Graph& g, const std::string& s, const std::string& p) {
   return out;
 }
 
-TEST(Fold, SumsPartsMinStartMaxEnd) {
+TEST(MergeFold, SumsPartsMinStartMaxEnd) {
   Graph g;
   const std::string a = "<urn:t/0/pwrite/Write/e1>";
   part(g, a, 1, 3, "0.000000001", "2026-01-01T00:00:02.000000Z", "2026-01-01T00:00:03.000000Z");
@@ -265,7 +265,7 @@ TEST(Fold, SumsPartsMinStartMaxEnd) {
   EXPECT_EQ(g.size(), 6u);  // the parts and links are gone
 }
 
-TEST(Fold, ExistingMeasuresAreOneMorePartAndLastPartMakesItIdempotent) {
+TEST(MergeFold, ExistingMeasuresAreOneMorePartAndLastPartMakesItIdempotent) {
   Graph g;
   const std::string a = "<urn:t/0/pwrite/Write/e1>";
   // folded before through part 2: count 7
@@ -290,7 +290,7 @@ TEST(Fold, ExistingMeasuresAreOneMorePartAndLastPartMakesItIdempotent) {
   EXPECT_EQ(ntriples(g), once);
 }
 
-TEST(Fold, OverlappingSnapshotsKeepTheLatestAndBadValuesAreKept) {
+TEST(MergeFold, OverlappingSnapshotsKeepTheLatestAndBadValuesAreKept) {
   Graph g;
   const std::string a = "<urn:trace/c1>";
   g.add(a, P("count"), U(3));
@@ -310,7 +310,7 @@ TEST(Fold, OverlappingSnapshotsKeepTheLatestAndBadValuesAreKept) {
   EXPECT_EQ(r.messages[1].rfind("1 activities had several values", 0), 0u) << r.messages[1];
 }
 
-TEST(Graph, SerializeRoundTripAndMerge) {
+TEST(MergeGraph, SerializeRoundTripAndMerge) {
   Graph a, b;
   a.add("<urn:x>", "<urn:p>", "\"1\"");
   a.add("<urn:x>", "<urn:p>", "\"1\"");
@@ -328,7 +328,7 @@ TEST(Graph, SerializeRoundTripAndMerge) {
   EXPECT_EQ(ntriples(c), ntriples(a));
 }
 
-TEST(Writer, TurtleReadsBackAsTheSameGraph) {
+TEST(MergeWriter, TurtleReadsBackAsTheSameGraph) {
   TempDir dir;
   Graph g;
   g.add("<http://www.w3.org/ns/provio#x.y>", "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>",
@@ -358,7 +358,7 @@ TEST(Writer, TurtleReadsBackAsTheSameGraph) {
   }
 }
 
-TEST(Writer, FailedWriteIsReported) {
+TEST(MergeWriter, FailedWriteIsReported) {
   Graph g;
   for (int i = 0; i < 50000; ++i) g.add("<urn:s" + std::to_string(i) + ">", "<urn:p>", "\"v\"");
   std::FILE* f = std::fopen("/dev/full", "w");
