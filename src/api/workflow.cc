@@ -4,6 +4,8 @@
 // Hard rule: check everything before recording anything, so misuse leaves no wrong statement.
 // State is per thread (the stack of open tasks) or one atomic per process (handle counters, the
 // open workflow): a metric or task record takes no lock and allocates nothing, like an I/O event.
+#include <pthread.h>
+
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -45,6 +47,19 @@ struct TaskStack {
   bool contains(std::uint64_t id) const { return std::find(ids, ids + depth, id) != ids + depth; }
 };
 thread_local TaskStack tls_tasks;
+
+// A fork child is a new program execution (the core renews the identity); the tasks, configurations
+// and workflow it inherited open were begun by the parent, and its records name them so.
+void on_fork_child() {
+  provio::store::set_inherited_handles(g_last_task.load(std::memory_order_relaxed),
+                                       g_last_config.load(std::memory_order_relaxed),
+                                       g_last_workflow.load(std::memory_order_relaxed));
+}
+
+void install_fork_handler() {
+  static const bool installed = (pthread_atfork(nullptr, nullptr, on_fork_child), true);
+  (void)installed;
+}
 
 [[gnu::format(printf, 1, 2)]] int fail(const char* fmt, ...) {
   char buf[256];
@@ -236,6 +251,7 @@ provio_value_t provio_data(provio_entity_t e) {
 
 int provio_workflow_open(const char* name, const char* campaign) {
   provio::model::ErrnoSaver saver;
+  install_fork_handler();
   if (!nonempty(name)) return fail("provio_workflow_open: empty workflow name");
   std::uint64_t n = g_last_workflow.fetch_add(1, std::memory_order_relaxed) + 1;
   std::uint64_t none = 0;
@@ -263,6 +279,7 @@ int provio_workflow_close(void) {
 
 provio_task_t provio_task_begin(const char* name, provio_task_t parent) {
   provio::model::ErrnoSaver saver;
+  install_fork_handler();
   if (!nonempty(name)) return fail("provio_task_begin: empty task name"), 0;
   if (parent > g_last_task.load(std::memory_order_relaxed)) {
     return fail("provio_task_begin: unknown parent task %llu", static_cast<unsigned long long>(parent)), 0;
@@ -334,6 +351,7 @@ provio_config_t provio_config(const char* name, provio_config_kind_t kind, const
                               size_t n) {
   provio::model::ErrnoSaver saver;
   constexpr const char* fn = "provio_config";
+  install_fork_handler();
   if (kind < PROVIO_CONFIG_GENERAL || kind > PROVIO_CONFIG_DATA_SELECTION) return fail("%s: unknown kind", fn), 0;
   std::vector<Record> entries;
   if (!take_entries(fn, params, n, entries)) return 0;

@@ -1,10 +1,12 @@
 // Workflow-level records (see record_buffer.h); docs/workflow-api.md is the shape written here.
 #include "store/record_buffer.h"
 
+#include <atomic>
 #include <charconv>
 #include <cstring>
 
 #include "model/entities.h"
+#include "model/identity.h"
 #include "model/iri.h"
 #include "store/turtle.h"
 
@@ -55,7 +57,15 @@ bool value_term(Turtle& t, const Record& r) {
   return false;
 }
 
+std::atomic<std::uint64_t> g_inherited_tasks{0}, g_inherited_configs{0}, g_inherited_workflows{0};
+
 }  // namespace
+
+void set_inherited_handles(std::uint64_t tasks, std::uint64_t configs, std::uint64_t workflows) {
+  g_inherited_tasks.store(tasks, std::memory_order_relaxed);
+  g_inherited_configs.store(configs, std::memory_order_relaxed);
+  g_inherited_workflows.store(workflows, std::memory_order_relaxed);
+}
 
 void append_key_segment(std::string& out, std::string_view key) {
   model::append_percent_encoded(out, key, false);
@@ -97,6 +107,14 @@ void RecordBuffer::write_all(std::string& out, const RecordContext& ctx) {
   th_term_.clear();
   model::append_iri_term(th_term_, ctx.thread_iri);
   th_open_.assign(th_term_, 0, th_term_.size() - 1);
+  parent_open_.clear();
+  const std::string& parent = model::identity().parent_exec_iri;
+  if (!parent.empty() && g_inherited_tasks.load(std::memory_order_relaxed) +
+                             g_inherited_configs.load(std::memory_order_relaxed) +
+                             g_inherited_workflows.load(std::memory_order_relaxed) != 0) {
+    model::append_iri_term(parent_open_, parent);
+    parent_open_.pop_back();
+  }
   for (std::size_t i = 0; i < used_; ++i) write_one(out, ctx, records_[i]);
   if (overflow_) write_one(out, ctx, *overflow_);
   clear();
@@ -126,9 +144,15 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
     t.name(subj).name(pred);
     return t;
   };
-  auto task = [&](std::string& dst, std::uint64_t n) { node(dst, x_open_, "task", n); };
-  auto config = [&](std::string& dst, std::uint64_t n) { node(dst, x_open_, "config", n); };
-  auto workflow = [&](std::string& dst, std::uint64_t n) { node(dst, x_open_, "workflow", n); };
+  // A handle issued before a fork names the parent execution's record.
+  auto owner = [&](const std::atomic<std::uint64_t>& inherited, std::uint64_t n) -> const std::string& {
+    return !parent_open_.empty() && n <= inherited.load(std::memory_order_relaxed) ? parent_open_ : x_open_;
+  };
+  auto task = [&](std::string& dst, std::uint64_t n) { node(dst, owner(g_inherited_tasks, n), "task", n); };
+  auto config = [&](std::string& dst, std::uint64_t n) { node(dst, owner(g_inherited_configs, n), "config", n); };
+  auto workflow = [&](std::string& dst, std::uint64_t n) {
+    node(dst, owner(g_inherited_workflows, n), "workflow", n);
+  };
 
   switch (r.kind) {
     case RecordKind::kWorkflowOpen:

@@ -111,7 +111,13 @@ class RecordBuffer {
   // Formatting scratch, reused: program and thread IRI terms ("<…>") and open forms ("<…"),
   // subject, object and key-node terms.
   std::string x_term_, x_open_, th_term_, th_open_, s_, o_, k_;
+  std::string parent_open_;  // the parent execution's IRI, open form; empty if not forked
 };
+
+// In a fork child: handles up to these numbers were issued by the parent execution, so records
+// of the child that refer to them (a metric of a task begun before the fork) name the parent's
+// IRIs (identity().parent_exec_iri). Set by the API's fork handler.
+void set_inherited_handles(std::uint64_t tasks, std::uint64_t configs, std::uint64_t workflows);
 
 // Percent-encodes a key for use as the last IRI segment (exposed for tests).
 void append_key_segment(std::string& out, std::string_view key);

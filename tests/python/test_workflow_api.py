@@ -269,6 +269,37 @@ with provio.workflow("renamed"):
         (wf,) = [w for w in g.subjects(RDF.type, PIO.Workflow) if (w, PIO.workflow, Literal("renamed")) in g]
         self.assertEqual(list(g.objects(wf, PIO.workflow)), [Literal("renamed")])
 
+    def test_fork_child_names_the_parents_task(self):
+        r = self.run_code("""
+            import os, provio
+            with provio.workflow("w"):
+                with provio.task("parent task"):
+                    pid = os.fork()
+                    if pid == 0:
+                        provio.metric("child", 1.0)               # in the inherited task
+                        with provio.task("child task"):
+                            provio.metric("grandchild", 2.0)
+                        provio.flush()  # os._exit skips the exit handlers that flush
+                        os._exit(0)
+                    os.waitpid(pid, 0)
+                    provio.metric("parent", 3.0)
+            """)
+        g = r.g
+        progs = list(g.subjects(RDF.type, PIO.Program))
+        self.assertEqual(len(progs), 2)
+        (child,) = [p for p in progs if (p, PIO.parentRun, None) in g]
+        parent = g.value(child, PIO.parentRun)
+        ptask = URIRef(str(parent) + "/task/1")
+        by_name = {str(g.value(m, PIO.metricName)): m for m in g.subjects(RDF.type, PIO.Metric)}
+        self.assertEqual(sorted(by_name), ["child", "grandchild", "parent"])
+        self.assertTriple(r, by_name["child"], PROV.wasGeneratedBy, ptask)
+        self.assertTriple(r, by_name["parent"], PROV.wasGeneratedBy, ptask)
+        ctask = g.value(by_name["grandchild"], PROV.wasGeneratedBy)
+        self.assertTrue(str(ctask).startswith(str(child) + "/task/"), ctask)
+        self.assertTriple(r, ctask, PIO.parentTask, ptask)
+        self.assertTriple(r, ctask, PIO.inWorkflow, URIRef(str(parent) + "/workflow/1"))
+        self.assertTriple(r, ctask, RDFS.label, Literal("child task"))
+
     def test_threads_have_their_own_tasks(self):
         r = self.run_code("""
             import threading, provio
