@@ -207,6 +207,16 @@ def case_mpi_merge():
     a, b = open(single, "rb").read(), open(parallel, "rb").read()
     assert a == b, "MPI merge differs from the single-process merge"
     assert len(a.splitlines()) == len(parse(single, "nt")) > 100
+    # damaged inputs: the same messages, in input order, and exit status 2 under mpirun too
+    with open(os.path.join(raw, "zz-cut.ttl"), "w") as f:
+        f.write(open(raw_files(raw)[0]).read()[:700])
+    open(os.path.join(raw, "empty.ttl"), "w").close()
+    p1 = merge(raw, "-o", single, "-j", 1, expect=2)
+    p2 = run(["mpirun", "-np", "3", ARGS.merge, raw, "-o", parallel, "-j", "1"], expect=2)
+    m1 = [l for l in p1.stderr.splitlines() if l.startswith("prov-merge: ") and "triples/s" not in l]
+    m2 = [l for l in p2.stderr.splitlines() if l.startswith("prov-merge: ") and "triples/s" not in l]
+    assert m1 == m2 and len(m1) == 2, (m1, m2)
+    assert open(single, "rb").read() == open(parallel, "rb").read()
 
 
 def case_formats():
