@@ -301,7 +301,7 @@ bool store_exists(const std::string& dir) {
   return fs::exists(fs::path(dir) / (std::string(kStoreName) + "-sp2o.db"), ec);
 }
 
-bool load_store(const std::string& dir, Graph& graph, std::string& error) {
+bool load_store(const std::string& dir, Graph& graph, std::string& error, std::uint64_t* read) {
   Redland r;
   if (!r.open(dir, false, error)) return false;
   librdf_stream* stream = librdf_model_as_stream(r.model);
@@ -315,6 +315,7 @@ bool load_store(const std::string& dir, Graph& graph, std::string& error) {
     std::string p = node_text(librdf_statement_get_predicate(st));
     std::string o = node_text(librdf_statement_get_object(st));
     if (!s.empty() && !p.empty() && !o.empty()) graph.add(s, p, o);
+    if (read) ++*read;
   }
   librdf_free_stream(stream);
   return true;

@@ -8,6 +8,7 @@
 
 #include <redland.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -27,8 +28,8 @@ std::vector<std::string> output_formats();
 //   librdf_new_storage(world, "hashes", "provio", "hash-type='bdb',dir='<dir>'")
 inline constexpr const char* kStoreName = "provio";
 bool store_exists(const std::string& dir);
-// Adds the triples of the store in `dir` to `graph`.
-[[nodiscard]] bool load_store(const std::string& dir, Graph& graph, std::string& error);
+// Adds the triples of the store in `dir` to `graph`; `read` (if given) counts the statements read.
+[[nodiscard]] bool load_store(const std::string& dir, Graph& graph, std::string& error, std::uint64_t* read = nullptr);
 // Adds every triple of `graph` to a librdf model (any storage).
 [[nodiscard]] bool add_to_model(const Graph& graph, librdf_world* world, librdf_model* model, std::string& error);
 // Replaces the store in `dir` with `graph` (built beside it, then renamed into place).

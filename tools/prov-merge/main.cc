@@ -291,12 +291,10 @@ int merge_once(const Options& o, const Mpi& mpi) {
   }
   std::string error;
   if (!o.store.empty() && provio::rdf::store_exists(o.store)) {
-    std::size_t before = graph.size();
-    if (!provio::rdf::load_store(o.store, graph, error)) {
+    if (!provio::rdf::load_store(o.store, graph, error, &result.triples_in)) {
       result.messages.push_back(error);
       ++result.damaged;
     }
-    result.triples_in += graph.size() - before;
   }
   for (const std::string& m : result.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
   provio::rdf::FoldResult folded = provio::rdf::fold(graph);
