@@ -5,6 +5,7 @@ provio's own tools). Each subcommand exits 0 when its assertions hold, 1 with a 
   prov_check.py mpi DIR DATASET_IRI COLS RANKS    per-rank H5Dwrite / H5Dread bytes and modes
   prov_check.py repack DIR INPUT OUTPUT           reads of INPUT's datasets, writes of OUTPUT's
   prov_check.py ops DIR FILE                      exact records of `vol_sample ops FILE`
+  prov_check.py wrote DIR IRI BYTES               H5Dwrite of IRI moved exactly BYTES
   prov_check.py has DIR API [API…]                each API appears (and every file parses)
 """
 import glob
@@ -180,6 +181,16 @@ def cmd_ops(d, path):
     print("ops: every hand-written callback recorded exactly")
 
 
+def cmd_wrote(d, iri, nbytes):
+    total = 0
+    for _, g in load(d):
+        for a in activities(g, "H5Dwrite"):
+            if rdflib.URIRef(iri) in entity_of(g, a, PIO.wasWrittenBy):
+                total += measure(g, a, PIO.bytes)
+    if total != int(nbytes):
+        fail("H5Dwrite of %s: %d bytes, expected %s" % (iri, total, nbytes))
+
+
 def cmd_has(d, *apis):
     graphs = load(d)
     for api in apis:
@@ -188,7 +199,7 @@ def cmd_has(d, *apis):
 
 
 def main(argv):
-    cmds = {"mpi": cmd_mpi, "repack": cmd_repack, "ops": cmd_ops, "has": cmd_has}
+    cmds = {"mpi": cmd_mpi, "repack": cmd_repack, "ops": cmd_ops, "wrote": cmd_wrote, "has": cmd_has}
     if len(argv) < 3 or argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         return 1

@@ -104,8 +104,20 @@ void rich(const char* path) {
   check(H5Fclose(f) >= 0, "H5Fclose");
 }
 
-// Writes, then leaves the file and the dataset open: HDF5 closes them at exit.
+// Closes a file while one of its datasets is still open (HDF5's default "weak" close keeps the
+// file alive for it), writes through the dataset afterwards; then writes another file and leaves
+// it and its dataset open: HDF5 closes them at exit.
 void noclose(const char* path) {
+  const hsize_t n = 8;
+  hid_t s8 = H5Screate_simple(1, &n, nullptr);
+  std::string early = std::string(path) + ".early";
+  hid_t e = H5Fcreate(early.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t ed = H5Dcreate2(e, "still_open", H5T_NATIVE_INT, s8, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  check(ed >= 0 && H5Fclose(e) >= 0, "H5Fclose with an open dataset");
+  std::vector<int> iv(8, 5);
+  check(H5Dwrite(ed, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, iv.data()) >= 0, "write after file close");
+  check(H5Dclose(ed) >= 0, "H5Dclose after file close");
+  H5Sclose(s8);
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   const hsize_t dims[1] = {256};
   hid_t s = H5Screate_simple(1, dims, nullptr);

@@ -164,7 +164,12 @@ cmd_badinfo() {
 cmd_noclose() {
   local sample=$1 python=$2
   under noclose "$sample" noclose left.h5 || fail "program failed under the connector"
-  "$python" "$here/prov_check.py" has noclose-prov H5Fcreate H5Dcreate H5Dwrite
+  "$python" "$here/prov_check.py" has noclose-prov H5Fcreate H5Dcreate H5Dwrite H5Fclose H5Dclose
+  "$python" "$here/prov_check.py" wrote noclose-prov "file://$work/left.h5#/left_open" 2048
+  "$python" "$here/prov_check.py" wrote noclose-prov "file://$work/left.h5.early#/still_open" 32
+  # The data of both files is there, natively readable.
+  h5dump -d /left_open left.h5 | grep -q "3, 3, 3" || fail "left.h5 lost its data"
+  h5dump -d /still_open left.h5.early | grep -q "5, 5, 5" || fail "left.h5.early lost its data"
 }
 
 cmd=$1; shift
