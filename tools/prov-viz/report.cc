@@ -132,7 +132,26 @@ void timeline(std::ostringstream& out, query::View& v, const std::vector<Activit
         r.iri.find_first_not_of("0123456789", slash + 2) == std::string::npos)
       trace = true;
   }
+  // A browser draws a few thousand rectangles comfortably; keep the longest spans beyond that.
+  constexpr std::size_t kMaxBars = 5000;
+  std::size_t total = 0;
+  for (const auto& [row, spans] : rows) total += spans.size();
+  std::size_t dropped = 0;
+  if (total > kMaxBars) {
+    std::vector<long long> durations;
+    for (const auto& [row, spans] : rows)
+      for (const auto& s : spans) durations.push_back(s.end - s.start);
+    std::nth_element(durations.begin(), durations.begin() + (kMaxBars - 1), durations.end(), std::greater<>());
+    long long cut = durations[kMaxBars - 1];
+    for (auto& [row, spans] : rows) {
+      auto keep = std::remove_if(spans.begin(), spans.end(), [&](const Span& s) { return s.end - s.start < cut; });
+      dropped += static_cast<std::size_t>(spans.end() - keep);
+      spans.erase(keep, spans.end());
+    }
+  }
   out << "<h2 id=\"timeline\">Timeline</h2>\n";
+  if (dropped)
+    out << "<p class=\"note\">" << dropped << " of " << total << " activities are too short to draw and are left out.</p>\n";
   if (rows.empty()) {
     out << "<p class=\"none\">no timed activities</p>\n";
     return;
