@@ -4,7 +4,7 @@
 // Hard rule: lookups are lock-free and allocation-free. Descriptors below kDirect live in a fixed
 // array of atomics indexed by the descriptor; the rare larger ones in a mutex-guarded map.
 //
-// A slot holds an entity id, kIgnored (a pipe, socket, excluded path, …) or kUnknown (never seen:
+// A slot holds an entity id (with the kUsed bit), kIgnored (a pipe, socket, excluded path, …) or kUnknown (never seen:
 // a descriptor inherited from the parent or opened by a call the shim does not wrap). Unknown
 // slots are resolved on first use through /proc/self/fd (paths.h). The table survives dup, dup2,
 // dup3 and fcntl(F_DUPFD*) (the wrappers copy the slot) and fork (the child inherits the same
@@ -20,6 +20,14 @@ namespace provio::posix {
 
 inline constexpr std::uint32_t kUnknown = 0;            // == model::kNoEntity
 inline constexpr std::uint32_t kIgnored = 0xFFFFFFFFu;  // not a tracked file
+// Set beside the entity once this image opened the descriptor or moved data through it. Flushes,
+// closes, seeks and fstats of a descriptor that was only inherited (a program's stdout, which
+// stdio flushes and closes at exit) are not provenance and are not recorded.
+inline constexpr std::uint32_t kUsed = 1u << 30;
+
+// The entity in a slot value (kNoEntity for kUnknown and kIgnored).
+constexpr std::uint32_t slot_entity(std::uint32_t v) { return v == kIgnored ? 0 : v & ~kUsed; }
+constexpr bool slot_used(std::uint32_t v) { return v != kIgnored && (v & kUsed) != 0; }
 
 class FdTable {
  public:

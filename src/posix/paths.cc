@@ -119,9 +119,8 @@ std::uint32_t intern(const std::string& canon, EntityClass cls) {
 }
 
 std::string dir_path(int dirfd) {
-  std::uint32_t v = fd_table().get(dirfd);
-  if (v != kUnknown && v != kIgnored) {
-    if (const model::Entity* e = model::entity(v)) return e->label;
+  if (std::uint32_t e = slot_entity(fd_table().get(dirfd))) {
+    if (const model::Entity* ent = model::entity(e)) return ent->label;
   }
   return readlink_fd(dirfd);
 }
@@ -269,23 +268,38 @@ EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
       if (cacheable) cache_fill(slot, name, value, gen);
     }
   }
-  fd_table().set(fd, value);
+  fd_table().set(fd, value == kIgnored ? kIgnored : value | kUsed);
   return value == kIgnored ? model::kNoEntity : value;
 }
 
-EntityId fd_entity(int fd) {
+namespace {
+
+// The slot of `fd`, resolving a descriptor never seen before (inherited, or opened by a call the
+// shim does not wrap) through /proc/self/fd once. Only regular files and directories are tracked.
+std::uint32_t resolved_slot(int fd) {
   std::uint32_t v = fd_table().get(fd);
-  if (v == kUnknown) {
-    // First use of a descriptor this image did not open: inherited, or opened by a call the shim
-    // does not see. Only regular files and directories are tracked.
-    struct stat st;
-    v = kIgnored;
-    if (fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-      v = intern(readlink_fd(fd), S_ISDIR(st.st_mode) ? EntityClass::kDirectory : EntityClass::kFile);
-    }
-    fd_table().set(fd, v);
+  if (v != kUnknown) return v;
+  struct stat st;
+  v = kIgnored;
+  if (fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+    v = intern(readlink_fd(fd), S_ISDIR(st.st_mode) ? EntityClass::kDirectory : EntityClass::kFile);
   }
-  return v == kIgnored ? model::kNoEntity : v;
+  fd_table().set(fd, v);
+  return v;
+}
+
+}  // namespace
+
+EntityId fd_entity(int fd) {
+  std::uint32_t v = resolved_slot(fd);
+  if (v == kIgnored) return model::kNoEntity;
+  if (!slot_used(v)) fd_table().set(fd, v | kUsed);
+  return slot_entity(v);
+}
+
+EntityId fd_entity_if_used(int fd) {
+  std::uint32_t v = resolved_slot(fd);
+  return slot_used(v) ? slot_entity(v) : model::kNoEntity;
 }
 
 void names_changed() { g_names_generation.fetch_add(1, std::memory_order_relaxed); }

@@ -24,7 +24,11 @@ void load_exclusions();
 // The entity a descriptor names; resolves a descriptor never seen before (inherited, or opened by
 // a call the shim does not wrap) through /proc/self/fd once. kNoEntity when it is not a tracked
 // file (pipe, socket, terminal, excluded path).
+// Marks the descriptor used (data moved through it).
 model::EntityId fd_entity(int fd);
+// The same, for calls that only touch a descriptor (flush, close, seek, fstat): kNoEntity unless
+// this image opened it or moved data through it.
+model::EntityId fd_entity_if_used(int fd);
 
 // After a successful open of `path` (relative to `dirfd`) that returned `fd`: which entity fd now
 // names, also stored in the descriptor table. kNoEntity when not tracked.

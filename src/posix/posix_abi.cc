@@ -83,10 +83,17 @@ void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes, std::int64_t
   store::record(model::Event{op, flags, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns});
 }
 
-// The entity a descriptor was bound to, without resolving unknown ones (for close: it is gone).
+// The entity a used descriptor was bound to, without resolving unknown ones (for close: it is
+// gone).
 EntityId known_entity(int fd) {
   std::uint32_t v = fd_table().get(fd);
-  return v == kUnknown || v == kIgnored ? kNoEntity : v;
+  return slot_used(v) ? slot_entity(v) : kNoEntity;
+}
+
+// Moving data through a descriptor (or changing its file) uses it; touching it does not.
+EntityId fd_entity_for(Op op, int fd) {
+  bool uses = op == Op::kRead || op == Op::kWrite || op == Op::kModify || op == Op::kOpen;
+  return uses ? fd_entity(fd) : fd_entity_if_used(fd);
 }
 
 int stream_fd(FILE* f) { return f ? fileno(f) : -1; }
@@ -123,12 +130,12 @@ auto transfer(const Symbol<Fn>& sym, Op op, int fd, std::int64_t offset = kNoOff
   };
 }
 
-// fsync, ftruncate, lseek, fstat, mmap, …: success is a non-negative result.
+// fsync, ftruncate, lseek, fstat, …: success is a non-negative result.
 template <typename Fn>
 auto on_fd(const Symbol<Fn>& sym, Op op, int fd) {
   return [&sym, op, fd](auto result, const Timing& t) {
     if (result < 0) return;
-    emit(op, sym.api(), fd_entity(fd), 0, kNoOffset, t);
+    emit(op, sym.api(), fd_entity_for(op, fd), 0, kNoOffset, t);
   };
 }
 
@@ -166,7 +173,7 @@ auto stat_at(const Symbol<Fn>& sym, int dirfd, const char* path, int flags, cons
   return [&sym, dirfd, path, flags, st](int result, const Timing& t) {
     if (result != 0) return;
     if ((flags & AT_EMPTY_PATH) && path && !*path) {
-      emit(Op::kAccess, sym.api(), fd_entity(dirfd), 0, kNoOffset, t);
+      emit(Op::kAccess, sym.api(), fd_entity_if_used(dirfd), 0, kNoOffset, t);
       return;
     }
     stat_path(sym, dirfd, path, (flags & AT_SYMLINK_NOFOLLOW) == 0, st)(result, t);
@@ -266,7 +273,7 @@ auto on_stream(const Symbol<Fn>& sym, Op op, FILE* f, Bytes bytes) {
   return [&sym, op, f, bytes](auto result, const Timing& t) {
     std::int64_t n = bytes(result);
     if (n < 0) return;
-    emit(op, sym.api(), fd_entity(stream_fd(f)), static_cast<std::uint64_t>(n), kNoOffset, t);
+    emit(op, sym.api(), fd_entity_for(op, stream_fd(f)), static_cast<std::uint64_t>(n), kNoOffset, t);
   };
 }
 
