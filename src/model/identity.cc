@@ -120,6 +120,7 @@ void renew_identity_after_fork() {
   // may still point into the old value, so it stays allocated.
   Identity* old = g_identity.current_in_fork_child();
   if (!old) return;
+  if (old->pid == getpid()) return;  // already renewed: the store and the preload shim both call this
   auto* id = new Identity(*old);
   id->pid = getpid();
   id->start_ns = clock::wall_ns();
