@@ -111,9 +111,14 @@ check(rows and rows[0]["hyperparameters"] == f"lr={want[0][1]}" and rows[0]["che
 rows = pq.json("best", "--metric", "accuracy", "--min", "-k", "1", path)
 check(len(rows) == 1 and float(rows[0]["value"]) == 0.81, f"best --min: {rows}")
 rows = pq.json("metrics", path)
-check(len(rows) == 3 and {r["metric"] for r in rows} == {"accuracy"}, f"metrics: {rows}")
+want = {(str(r[0]), float(r[1]), str(r[2])) for r in q(g, """SELECT ?m ?v ?task WHERE {
+    ?m a provio:Metric ; provio:metricName "accuracy" ; provio:value ?v ; prov:wasGeneratedBy/rdfs:label ?task }""")}
+check({(r["iri"], float(r["value"]), r["task"]) for r in rows} == want and len(want) == 3, f"metrics: {rows} vs {want}")
 rows = pq.json("configs", path)
-check(len(rows) == 3 and {r["key"] for r in rows} == {"lr"}, f"configs: {rows}")
+want = {(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in q(g, """SELECT ?c ?name ?k ?v WHERE {
+    ?c a provio:Configuration ; rdfs:label ?name ; provio:parameter ?p . ?p provio:key ?k ; provio:value ?v }""")}
+check({(r["iri"], r["name"], r["key"], float(r["value"])) for r in rows} == want and len(want) == 3,
+      f"configs: {rows} vs {want}")
 rows = pq.json("checkpoints", path)
 check(len(rows) == 1 and rows[0]["checkpoint"] == "/d/ckpt1.h5" and rows[0]["differences"] == "lr:0.01->0.1",
       f"checkpoints loaded under another configuration: {rows}")
