@@ -717,10 +717,12 @@ class UnderFapl {
  public:
   explicit UnderFapl(hid_t fapl) {
     void* info = nullptr;
-    if (H5Pget_vol_info(fapl, &info) < 0 || !info) {
-      push_error(__func__, H5E_CANTGET, "no provio connector info in the file access property list");
+    if (H5Pget_vol_info(fapl, &info) < 0) {
+      push_error(__func__, H5E_CANTGET, "cannot read the connector info of the file access property list");
       return;
     }
+    // No info at all (HDF5_VOL_CONNECTOR=provio, H5Pset_vol(fapl, id, NULL)): native below.
+    if (!info && the_class().info_cls.from_str("", &info) < 0) return;
     info_ = static_cast<Info*>(info);
     fapl_ = H5Pcopy(fapl);
     if (fapl_ < 0 || H5Pset_vol(fapl_, info_->under_id, info_->under_info) < 0) {
@@ -1222,10 +1224,7 @@ herr_t get_conn_cls(void* obj, H5VL_get_conn_lvl_t lvl, const H5VL_class_t** cls
 // The capabilities are the connector's below: we add none and hide none.
 herr_t get_cap_flags(const void* p, uint64_t* flags) {
   const auto* info = static_cast<const Info*>(p);
-  if (!info) {
-    *flags = 0;
-    return 0;
-  }
+  if (!info) return H5VLintrospect_get_cap_flags(nullptr, H5VL_NATIVE, flags);  // native below
   return H5VLintrospect_get_cap_flags(info->under_info, info->under_id, flags);
 }
 

@@ -126,6 +126,11 @@ cmd_dump() {
     echo "identical: $tool ($(wc -l <native.txt) lines)"
   done
   cmp -s before.h5 in.h5 || fail "reading under the connector changed the file"
+  # The bare connector name (no info string) means native below.
+  connector=provio under bare "$bin/h5dump" in.h5 >bare.txt 2>&1 || fail "h5dump under bare 'provio' failed"
+  "$bin/h5dump" in.h5 >native.txt 2>&1
+  cmp -s native.txt bare.txt || fail "h5dump output differs under bare 'provio'"
+  grep -q '"H5Fopen"' bare-prov/*.ttl || fail "no H5Fopen recorded under bare 'provio'"
   grep -q '"H5Dread"' dump-prov/*.ttl || fail "no H5Dread recorded for h5dump"
   # h5copy through the connector.
   under copy "$bin/h5copy" -i in.h5 -o copy.h5 -s /grid -d /grid || fail "h5copy failed"
