@@ -401,6 +401,12 @@ def case_follow():
     d = work("follow")
     raw = os.path.join(d, "raw")
     record(os.path.join(raw, "job1"), "--threads", 2, "--write", os.path.join(d, "raw.h5"))
+    # a file still being written: a copy of a job 1 file whose writer is mid-line
+    full = open(raw_files(raw)[0]).read()
+    os.makedirs(os.path.join(raw, "live"))
+    live = os.path.join(raw, "live", "t.ttl")
+    with open(live, "w") as f:
+        f.write(full[:len(full) // 2 + 7])
     out = os.path.join(d, "live.nt")
     env = {k: v for k, v in os.environ.items() if not k.startswith("OMPI_COMM_WORLD") and not k.startswith("PMIX_")}
     proc = subprocess.Popen([ARGS.merge, "--follow", "--interval", "60", raw, "-o", out],
@@ -411,6 +417,8 @@ def case_follow():
             assert proc.poll() is None and time.monotonic() < deadline, "no output from --follow"
             time.sleep(0.05)
         first = open(out).read()
+        with open(live, "w") as f:  # the writer finished its line
+            f.write(full)
         record(os.path.join(raw, "job2"), "--threads", 1, "--read", os.path.join(d, "raw.h5"))
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
@@ -420,9 +428,11 @@ def case_follow():
     assert proc.returncode == 0, err
     direct1, direct2 = os.path.join(d, "d1.nt"), os.path.join(d, "d2.nt")
     merge(os.path.join(raw, "job1"), "-o", direct1)
-    merge(raw, "-o", direct2)
+    merge(os.path.join(raw, "job1"), os.path.join(raw, "job2"), "-o", direct2)
     assert first == open(direct1).read(), "first --follow merge differs from merging job 1"
     assert open(out).read() == open(direct2).read(), "last --follow merge differs from merging both jobs"
+    # the cut line was neither read nor reported while the file was growing
+    assert [l for l in err.splitlines() if "triples/s" not in l] == [], err
     assert len([l for l in err.splitlines() if "triples/s" in l]) == 2, err
     p = merge("--follow", raw, expect=1)
     assert "prov-merge: --follow needs -o FILE" in p.stderr

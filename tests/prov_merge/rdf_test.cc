@@ -144,6 +144,24 @@ TEST(MergeReader, CutLastLineIsNeverReadAsAShorterTerm) {
   EXPECT_EQ(r.messages, std::vector<std::string>{});
 }
 
+TEST(MergeReader, GrowingFilesLeaveTheirUnfinishedEndForLater) {
+  TempDir dir;
+  const std::string head = std::string(model::kTurtlePrefixes) + "<urn:a> rdf:type prov:Activity .\n";
+  std::vector<std::string> files = {dir.file("raw.ttl", head + "<urn:c> rdf:type prov:Act"),
+                                    dir.file("merged.ttl", "# merged\n@prefix p: <urn:p#> .\n<urn:a> p:x <urn:o> .\n<urn:b> p:x p:Act"),
+                                    dir.file("new.ttl", "")};
+  Graph g;
+  ReadResult r;
+  read_files(files, 1, g, r, 0, true);
+  EXPECT_EQ(r.messages, std::vector<std::string>{});
+  EXPECT_EQ(r.damaged, 0u);
+  EXPECT_EQ(g.size(), 2u);
+  Graph h;
+  ReadResult rh;
+  read_files(files, 1, h, rh);
+  EXPECT_EQ(rh.damaged, 3u);
+}
+
 TEST(MergeReader, CutMergedTurtleKeepsCompleteStatementsOnly) {
   TempDir dir;
   Graph g;

@@ -49,6 +49,7 @@ struct FileContext {
   std::string blank_prefix;  // "_:b<n>x"
   std::uint64_t line_override = 0;  // raptor parsing one line of a fast-path file
   const char* error_suffix = "";
+  bool growing = false;  // still being written: an unfinished end is left for the next read
   bool capture = false;  // keep raptor's first error in `captured` instead of reporting it
   std::string captured;
   int captured_column = 0;
@@ -300,6 +301,7 @@ class LineParser {
   }
 
   void truncated(std::uint64_t number) {
+    if (ctx_.growing) return;  // the writer is still at it: the line ends in a later read
     ctx_.report.damaged = true;
     ctx_.message(number, 0, "truncated statement dropped (file ends mid-line)");
   }
@@ -618,8 +620,9 @@ const char* raptor_syntax_for(const std::string& path) {
 }
 
 void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Raptor& raptor, FileReport& report,
-              bool force_raptor) {
+              bool force_raptor, bool growing) {
   FileContext ctx{&path, &graph, {}, "_:b" + std::to_string(blank_id) + "x"};
+  ctx.growing = growing;
   ChunkReader in(path);
   if (int err = in.open_error()) {
     ctx.report.damaged = true;
@@ -642,8 +645,10 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
   if (n < 0) {
     read_error(0);
   } else if (n == 0) {
-    ctx.report.damaged = true;
-    ctx.message(0, 0, "empty file");
+    if (!growing) {  // a growing file may just have been created
+      ctx.report.damaged = true;
+      ctx.message(0, 0, "empty file");
+    }
   } else if (std::memchr(buf.data(), '\0', buf.size())) {
     ctx.report.damaged = true;
     ctx.message(0, 0, "skipped: binary data, not RDF");
@@ -699,8 +704,8 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
         return !done;
       }
       held += buf;
-      std::size_t cut = done ? held.size() : last_statement_end(held);
-      if (done && !blank_or_comments(held.substr(last_statement_end(held)))) {
+      std::size_t cut = done && !ctx.growing ? held.size() : last_statement_end(held);
+      if (done && !ctx.growing && !blank_or_comments(held.substr(last_statement_end(held)))) {
         std::size_t end = last_statement_end(held);
         std::size_t start = std::min(held.size(), held.find_first_not_of(" \t\r\n", end));  // where it began
         std::uint64_t line = lines_fed + 1 + static_cast<std::uint64_t>(std::count(held.begin(), held.begin() + static_cast<long>(start), '\n'));
@@ -768,7 +773,7 @@ std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadR
 }
 
 void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& graph, ReadResult& result,
-                std::size_t blank_base) {
+                std::size_t blank_base, bool growing) {
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, files.size())));
   std::vector<FileReport> reports(files.size());
@@ -779,7 +784,7 @@ void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& gra
   for (unsigned t = 0; t < jobs; ++t) raptors.push_back(std::make_unique<Raptor>());
   auto work = [&](Graph& g, Raptor& raptor) {
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-      read_one(files[i], blank_base + i, g, raptor, reports[i], false);
+      read_one(files[i], blank_base + i, g, raptor, reports[i], false, growing);
     }
   };
   if (jobs == 1) {
@@ -806,7 +811,7 @@ void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& gra
 void read_file_with_raptor(const std::string& path, Graph& graph, ReadResult& result) {
   Raptor raptor;
   FileReport report;
-  read_one(path, 0, graph, raptor, report, true);
+  read_one(path, 0, graph, raptor, report, true, false);
   ++result.files;
   result.triples_in += report.triples;
   if (report.damaged) ++result.damaged;

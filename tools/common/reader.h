@@ -31,8 +31,10 @@ std::string parser_for(const std::string& path, const std::string& first_bytes);
 
 // Parses `files` with `jobs` threads (0: all cores) and adds their triples to `graph`.
 // `blank_base` keeps blank node labels of different calls apart (MPI ranks pass their offset).
+// `growing`: the files may still be written (prov-merge --follow): a last line or statement
+// without its end is left out silently (a later read gets it whole), an empty file is no problem.
 void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& graph, ReadResult& result,
-                std::size_t blank_base = 0);
+                std::size_t blank_base = 0, bool growing = false);
 
 // Only the raptor path for one file (tests compare it with the fast path).
 void read_file_with_raptor(const std::string& path, Graph& graph, ReadResult& result);

@@ -264,7 +264,8 @@ volatile std::sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
 
 // One merge: read (this rank's share), reduce on rank 0, fold, write. Returns the exit code.
-int merge_once(const Options& o, const Mpi& mpi) {
+// `growing`: a --follow round before the stop, while writers may be mid-line.
+int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   auto t0 = std::chrono::steady_clock::now();
   ReadResult result;
   std::vector<std::string> files = provio::rdf::list_inputs(o.inputs, result);
@@ -274,7 +275,7 @@ int merge_once(const Options& o, const Mpi& mpi) {
   std::vector<std::string> mine(files.begin() + static_cast<long>(begin), files.begin() + static_cast<long>(end));
 
   Graph graph;
-  provio::rdf::read_files(mine, o.jobs, graph, result, begin);
+  provio::rdf::read_files(mine, o.jobs, graph, result, begin, growing);
   int status = kExitOk;
   if (mpi.on && mpi.size > 1) {
     if (mpi.rank != 0) {
@@ -328,8 +329,9 @@ int follow(const Options& o, const Mpi& mpi) {
   for (long round = 1;; ++round) {
     int stopping = g_stop;
     if (mpi.on && mpi.size > 1) MPI_Bcast(&stopping, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    status = merge_once(o, mpi);
-    if (status == kExitUsage || stopping || (o.rounds && round >= o.rounds)) break;
+    bool last = stopping || (o.rounds && round >= o.rounds);
+    status = merge_once(o, mpi, !last);
+    if (status == kExitUsage || last) break;
     auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.interval);
     while (!g_stop && std::chrono::steady_clock::now() < until) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
