@@ -263,9 +263,6 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
   card(human_bytes(written), "written");
   out << "</div>\n";
 
-  out << "<h2 id=\"programs\">Programs</h2>\n";
-  table_html(out, query::programs_table(v), {"iri", "executable"});
-
   out << "<h2 id=\"costs\">Top I/O costs</h2>\n";
   auto chart = [&](const std::string& by, const std::string& what, int col, const char* colour) {
     Table t;
@@ -295,17 +292,6 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
   chart("object", "Bytes per HDF5 object", 2, "#59A14F");
   if (!ranks.empty()) chart("rank", "Time per rank", 3, "#E15759");
   else chart("program", "Time per program", 3, "#E15759");
-
-  out << "<h2 id=\"files\">Files and objects</h2>\n";
-  Table files = query::files_table(v, records);
-  table_html(out, files);
-  for (const auto& row : files.rows) {
-    Table objs = query::objects_table(v, records, row.back().value);
-    if (objs.rows.empty()) continue;
-    out << "<details><summary>" << html_escape(row[0].value) << " — " << objs.rows.size() << " objects</summary>";
-    table_html(out, objs);
-    out << "</details>\n";
-  }
 
   timeline(out, v, records);
 
@@ -344,6 +330,38 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
     std::string s = svg.str();
     auto start = s.find("<svg");  // drop the XML prolog and DOCTYPE: the SVG goes inline
     out << "<div class=\"graph\">" << (start == std::string::npos ? "" : s.substr(start)) << "</div>\n";
+  }
+  // The reference tables come last: for big jobs they are long, the summary above is what people
+  // read first. Long tables are folded; files beyond the top kMaxFiles are left to prov-query.
+  constexpr std::size_t kFold = 30, kMaxFiles = 200, kMaxObjectTables = 20;
+  auto folded = [&](const Table& t, const std::vector<std::string>& skip, const std::string& what) {
+    if (t.rows.size() <= kFold) return table_html(out, t, skip);
+    out << "<details><summary>" << t.rows.size() << " " << html_escape(what) << "</summary>";
+    table_html(out, t, skip);
+    out << "</details>\n";
+  };
+  out << "<h2 id=\"programs\">Programs</h2>\n";
+  folded(query::programs_table(v), {"iri", "executable"}, "program executions");
+  out << "<h2 id=\"files\">Files and objects</h2>\n";
+  Table files = query::files_table(v, records);
+  std::stable_sort(files.rows.begin(), files.rows.end(), [](const auto& a, const auto& b) {
+    auto total = [](const auto& r) { return std::strtoull(r[1].value.c_str(), nullptr, 10) + std::strtoull(r[2].value.c_str(), nullptr, 10); };
+    return total(a) > total(b);
+  });
+  std::size_t all_files = files.rows.size();
+  if (all_files > kMaxFiles) {
+    files.rows.resize(kMaxFiles);
+    out << "<p class=\"note\">The " << kMaxFiles << " files with the most bytes of " << all_files
+        << " (all of them: <code>prov-query files</code>).</p>\n";
+  }
+  folded(files, {"iri"}, "files");
+  for (std::size_t i = 0; i < files.rows.size() && i < kMaxObjectTables; ++i) {
+    const auto& row = files.rows[i];
+    Table objs = query::objects_table(v, records, row.back().value);
+    if (objs.rows.empty()) continue;
+    out << "<details><summary>" << html_escape(row[0].value) << " — " << objs.rows.size() << " objects</summary>";
+    table_html(out, objs);
+    out << "</details>\n";
   }
   out << "<script>" << kScript << "</script>\n</body></html>\n";
   html = out.str();
