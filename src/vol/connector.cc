@@ -527,22 +527,23 @@ struct Fwd<F, nullptr> {
   }
 };
 
-// Shape 2: forward a create/open, wrap the new object, then the hook names and records it.
-template <auto F, H5I_type_t Type, auto Hook>
+// Shape 2: forward a create/open, wrap the new object, then the hook type names and records it.
+// Every such under function takes the new object's name right after the connector id.
+template <auto F, H5I_type_t Type, typename Hook>
 struct Open;
 
-template <typename... A, void* (*F)(void*, const H5VL_loc_params_t*, hid_t, A...), H5I_type_t Type,
-          auto Hook>
+template <typename... A, void* (*F)(void*, const H5VL_loc_params_t*, hid_t, const char*, A...),
+          H5I_type_t Type, typename Hook>
 struct Open<F, Type, Hook> {
-  static void* call(void* obj, const H5VL_loc_params_t* loc, A... a) {
+  static void* call(void* obj, const H5VL_loc_params_t* loc, const char* name, A... a) {
     Scope s;
     Obj* p = as_obj(obj);
     const hid_t id = p->under_id;
     Timing t;
-    void* under = timed(s.on, t, [&] { return F(p->under, loc, id, a...); });
+    void* under = timed(s.on, t, [&] { return F(p->under, loc, id, name, a...); });
     Obj* o = under ? new_child(under, id, p, Type) : nullptr;
     wrap_request(request_arg(a...), id);
-    if (o && s.on) Hook(p, o, t, loc, a...);
+    if (o && s.on) Hook::record(p, o, t, loc, name, a...);
     return o;
   }
 };
@@ -583,32 +584,6 @@ void on_close(Obj* o, const Timing& t) {
   if (tracks(c)) emit(op, apis().*api, o->entity, t);
 }
 
-void on_group_create(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
-                     hid_t, hid_t, hid_t, hid_t, void**) {
-  record_child(p, o, loc, name, Op::kCreate, name ? apis().Gcreate : apis().Gcreate_anon, t);
-}
-void on_group_open(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
-                   hid_t, hid_t, void**) {
-  record_child(p, o, loc, name, Op::kOpen, apis().Gopen, t);
-}
-void on_dataset_create(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
-                       hid_t, hid_t, hid_t space, hid_t, hid_t, hid_t, void**) {
-  o->points = extent_points(space);
-  record_child(p, o, loc, name, Op::kCreate, name ? apis().Dcreate : apis().Dcreate_anon, t);
-}
-void on_dataset_open(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
-                     hid_t, hid_t, void**) {
-  record_child(p, o, loc, name, Op::kOpen, apis().Dopen, t);
-}
-void on_datatype_commit(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
-                        hid_t, hid_t, hid_t, hid_t, hid_t, void**) {
-  record_child(p, o, loc, name, Op::kCreate, name ? apis().Tcommit : apis().Tcommit_anon, t);
-}
-void on_datatype_open(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
-                      hid_t, hid_t, void**) {
-  record_child(p, o, loc, name, Op::kOpen, apis().Topen, t);
-}
-
 // An attribute's owner: the object at (parent, loc); a file's attributes hang off its root group.
 EntityId attribute_owner(Obj* p, const H5VL_loc_params_t* loc) {
   if (loc && loc->type == H5VL_OBJECT_BY_SELF) {
@@ -627,19 +602,35 @@ void name_attribute(Obj* p, Obj* o, const H5VL_loc_params_t* loc, const char* na
   if (owner != kNoEntity) o->entity = model::attribute_entity(owner, name);
 }
 
-void on_attr_create(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
-                    hid_t, hid_t space, hid_t, hid_t, hid_t, void**) {
-  o->points = extent_points(space);
-  if (!tracks(EntityClass::kAttribute)) return;
-  name_attribute(p, o, loc, name);
-  emit(Op::kCreate, apis().Acreate, o->entity, t);
+// The extent of a new dataset or attribute, from the dataspace among the create arguments.
+template <int SpaceArg, typename... A>
+void remember_extent(Obj* o, A... a) {
+  if constexpr (SpaceArg >= 0) o->points = extent_points(std::get<SpaceArg>(std::forward_as_tuple(a...)));
 }
-void on_attr_open(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name, hid_t,
-                  hid_t, void**) {
-  if (!tracks(EntityClass::kAttribute)) return;
-  name_attribute(p, o, loc, name);
-  emit(Op::kOpen, apis().Aopen, o->entity, t);
-}
+
+// Open-shape hooks. A new group, dataset or named datatype: named from its parent and the call's
+// name, recorded as created or opened. SpaceArg: index of the dataspace among the arguments
+// after the name, or -1.
+template <Op op, model::ApiId Apis::*named, model::ApiId Apis::*anonymous, int SpaceArg = -1>
+struct Child {
+  template <typename... A>
+  static void record(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name, A... a) {
+    remember_extent<SpaceArg>(o, a...);
+    record_child(p, o, loc, name, op, name ? apis().*named : apis().*anonymous, t);
+  }
+};
+
+// A new attribute: hangs off its owner.
+template <Op op, model::ApiId Apis::*api, int SpaceArg = -1>
+struct Attribute {
+  template <typename... A>
+  static void record(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name, A... a) {
+    remember_extent<SpaceArg>(o, a...);
+    if (!tracks(EntityClass::kAttribute)) return;
+    name_attribute(p, o, loc, name);
+    emit(op, apis().*api, o->entity, t);
+  }
+};
 
 template <Op op, model::ApiId Apis::*api, typename Buf>
 void on_attr_io(Obj* o, const Timing& t, hid_t mem_type, Buf, hid_t, void**) {
@@ -1258,8 +1249,8 @@ H5VL_class_t make_class() {
   c.wrap_cls.unwrap_object = unwrap_object;
   c.wrap_cls.free_wrap_ctx = free_wrap_ctx;
 
-  c.attr_cls.create = Open<&H5VLattr_create, H5I_ATTR, &on_attr_create>::call;
-  c.attr_cls.open = Open<&H5VLattr_open, H5I_ATTR, &on_attr_open>::call;
+  c.attr_cls.create = Open<&H5VLattr_create, H5I_ATTR, Attribute<Op::kCreate, &Apis::Acreate, 1>>::call;
+  c.attr_cls.open = Open<&H5VLattr_open, H5I_ATTR, Attribute<Op::kOpen, &Apis::Aopen>>::call;
   c.attr_cls.read = Fwd<&H5VLattr_read, &on_attr_io<Op::kRead, &Apis::Aread, void*>>::call;
   c.attr_cls.write = Fwd<&H5VLattr_write, &on_attr_io<Op::kWrite, &Apis::Awrite, const void*>>::call;
   c.attr_cls.get = Fwd<&H5VLattr_get>::call;
@@ -1267,8 +1258,8 @@ H5VL_class_t make_class() {
   c.attr_cls.optional = Fwd<&H5VLattr_optional>::call;
   c.attr_cls.close = Close<&H5VLattr_close, &on_close<Op::kClose, &Apis::Aclose>>::call;
 
-  c.dataset_cls.create = Open<&H5VLdataset_create, H5I_DATASET, &on_dataset_create>::call;
-  c.dataset_cls.open = Open<&H5VLdataset_open, H5I_DATASET, &on_dataset_open>::call;
+  c.dataset_cls.create = Open<&H5VLdataset_create, H5I_DATASET, Child<Op::kCreate, &Apis::Dcreate, &Apis::Dcreate_anon, 2>>::call;
+  c.dataset_cls.open = Open<&H5VLdataset_open, H5I_DATASET, Child<Op::kOpen, &Apis::Dopen, &Apis::Dopen>>::call;
   c.dataset_cls.read = dataset_transfer<Op::kRead, void*, &H5VLdataset_read>;
   c.dataset_cls.write = dataset_transfer<Op::kWrite, const void*, &H5VLdataset_write>;
   c.dataset_cls.get = Fwd<&H5VLdataset_get>::call;
@@ -1276,8 +1267,8 @@ H5VL_class_t make_class() {
   c.dataset_cls.optional = Fwd<&H5VLdataset_optional>::call;
   c.dataset_cls.close = Close<&H5VLdataset_close, &on_close<Op::kClose, &Apis::Dclose>>::call;
 
-  c.datatype_cls.commit = Open<&H5VLdatatype_commit, H5I_DATATYPE, &on_datatype_commit>::call;
-  c.datatype_cls.open = Open<&H5VLdatatype_open, H5I_DATATYPE, &on_datatype_open>::call;
+  c.datatype_cls.commit = Open<&H5VLdatatype_commit, H5I_DATATYPE, Child<Op::kCreate, &Apis::Tcommit, &Apis::Tcommit_anon>>::call;
+  c.datatype_cls.open = Open<&H5VLdatatype_open, H5I_DATATYPE, Child<Op::kOpen, &Apis::Topen, &Apis::Topen>>::call;
   c.datatype_cls.get = Fwd<&H5VLdatatype_get>::call;
   c.datatype_cls.specific = Fwd<&H5VLdatatype_specific, &on_datatype_specific>::call;
   c.datatype_cls.optional = Fwd<&H5VLdatatype_optional>::call;
@@ -1290,8 +1281,8 @@ H5VL_class_t make_class() {
   c.file_cls.optional = Fwd<&H5VLfile_optional>::call;
   c.file_cls.close = Close<&H5VLfile_close, &on_file_close>::call;
 
-  c.group_cls.create = Open<&H5VLgroup_create, H5I_GROUP, &on_group_create>::call;
-  c.group_cls.open = Open<&H5VLgroup_open, H5I_GROUP, &on_group_open>::call;
+  c.group_cls.create = Open<&H5VLgroup_create, H5I_GROUP, Child<Op::kCreate, &Apis::Gcreate, &Apis::Gcreate_anon>>::call;
+  c.group_cls.open = Open<&H5VLgroup_open, H5I_GROUP, Child<Op::kOpen, &Apis::Gopen, &Apis::Gopen>>::call;
   c.group_cls.get = Fwd<&H5VLgroup_get>::call;
   c.group_cls.specific = group_specific;
   c.group_cls.optional = Fwd<&H5VLgroup_optional>::call;
