@@ -300,11 +300,15 @@ EntityId program_entity(const std::string& path) {
 
 constexpr std::size_t kMaxEnv = 1 << 14;  // larger environments go through unchanged
 
-// Records the exec of `program()`, flushes every thread's provenance (exec discards the image and
-// its buffers) and fills `out` with the child's environment. false: go straight through. In a
-// vfork child (another pid, the parent's memory) it only prepares the environment.
+// Whether the call replaces this image (exec: flush everything first) or starts a child (spawn).
+enum class Hand { kOver, kSpawn };
+
+// Records the exec of `program()`, flushes every thread's provenance when this image ends (exec
+// discards it and its buffers) and fills `out` with the child's environment. false: go straight
+// through. In a child that shares our memory without being a fork child (a raw vfork or clone
+// that bypassed the shim: another pid) it only prepares the environment.
 template <typename Fn, typename Program>
-bool before_exec(const Symbol<Fn>& sym, Program program, char* const* envp, char** out, char* entry) {
+bool before_exec(const Symbol<Fn>& sym, Hand hand, Program program, char* const* envp, char** out, char* entry) {
   if (!out || tls_inside || !active()) return false;
   Inside inside;
   model::ErrnoSaver saved;
@@ -313,7 +317,7 @@ bool before_exec(const Symbol<Fn>& sym, Program program, char* const* envp, char
     if (getpid() == id.pid) {
       model::clock::Stopwatch watch;
       emit(Op::kAccess, sym.api(), program(), 0, kNoOffset, Timing{watch.start_wall_ns(), 0});
-      store::flush_all();
+      if (hand == Hand::kOver) store::flush_all();
     }
     if (!parent_run_entry(entry)) return false;
   } catch (...) {
@@ -326,11 +330,11 @@ bool before_exec(const Symbol<Fn>& sym, Program program, char* const* envp, char
 // Runs `call(envp)` with the child environment, built on this frame's stack (alloca: the memory
 // must outlive the real exec call, which happens inside `call`).
 template <typename Fn, typename Program, typename Call>
-int with_child_env(const Symbol<Fn>& sym, Program program, char* const* envp, Call call) {
+int with_child_env(const Symbol<Fn>& sym, Hand hand, Program program, char* const* envp, Call call) {
   std::size_t n = env_count(envp);
   char** env = n < kMaxEnv ? static_cast<char**>(alloca((n + 2) * sizeof(char*))) : nullptr;
   char entry[kEntrySize];
-  return call(before_exec(sym, program, envp, env, entry) ? env : envp);
+  return call(before_exec(sym, hand, program, envp, env, entry) ? env : envp);
 }
 
 Symbol<decltype(&::execve)> s_real_execve{"execve"};
@@ -340,7 +344,7 @@ Symbol<decltype(&::execvpe)> s_real_execvpe{"execvpe"};
 template <typename Fn>
 int exec_with(const Symbol<Fn>& sym, bool search, const char* file, char* const* argv, char* const* envp) {
   auto program = [search, file] { return program_entity(search ? search_path(file) : std::string(file ? file : "")); };
-  return with_child_env(sym, program, envp, [search, file, argv](char* const* env) {
+  return with_child_env(sym, Hand::kOver, program, envp, [search, file, argv](char* const* env) {
     return search ? passthrough(s_real_execvpe, file, argv, env) : passthrough(s_real_execve, file, argv, env);
   });
 }
@@ -1061,17 +1065,17 @@ PROVIO_EXPORT int execle(const char* path, const char* arg, ...) noexcept {
   return exec_with(s_execle, false, path, argv, envp);
 }
 PROVIO_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) noexcept {
-  return with_child_env(s_fexecve, [fd] { return fd_entity(fd); }, envp,
+  return with_child_env(s_fexecve, Hand::kOver, [fd] { return fd_entity(fd); }, envp,
                         [fd, argv](char* const* env) { return passthrough(s_fexecve, fd, argv, env); });
 }
 
 PROVIO_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* actions,
                               const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
-  return with_child_env(s_posix_spawn, [path] { return program_entity(path ? path : ""); }, envp,
+  return with_child_env(s_posix_spawn, Hand::kSpawn, [path] { return program_entity(path ? path : ""); }, envp,
                         [=](char* const* env) { return passthrough(s_posix_spawn, pid, path, actions, attr, argv, env); });
 }
 PROVIO_EXPORT int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_actions_t* actions,
                                const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
-  return with_child_env(s_posix_spawnp, [file] { return program_entity(search_path(file)); }, envp,
+  return with_child_env(s_posix_spawnp, Hand::kSpawn, [file] { return program_entity(search_path(file)); }, envp,
                         [=](char* const* env) { return passthrough(s_posix_spawnp, pid, file, actions, attr, argv, env); });
 }
