@@ -114,7 +114,18 @@ void timeline(std::ostringstream& out, query::View& v, const std::vector<Activit
     std::string label;
     bool write;
   };
-  std::map<std::string, std::vector<Span>> rows;
+  // "rank 2" before "rank 10": compare the text before the trailing number, then the number.
+  struct Natural {
+    bool operator()(const std::string& a, const std::string& b) const {
+      auto split = [](const std::string& s) {
+        std::size_t i = s.find_last_not_of("0123456789") + 1;
+        return std::make_pair(s.substr(0, i), i < s.size() ? std::stoull(s.substr(i, 18)) : 0ull);
+      };
+      auto x = split(a), y = split(b);
+      return x != y ? x < y : a < b;
+    }
+  };
+  std::map<std::string, std::vector<Span>, Natural> rows;
   long long t0 = -1, t1 = -1;
   bool trace = false;
   for (const auto& r : records) {
