@@ -6,6 +6,8 @@
 #include <cstring>
 #include <functional>
 
+#include "common/bytes.h"
+
 namespace provio::rdf {
 namespace {
 
@@ -21,18 +23,6 @@ inline std::uint64_t hash_triple(TermId s, TermId p, TermId o) {
   k *= 0xBF58476D1CE4E5B9ull;
   k ^= k >> 29;
   return k;
-}
-
-template <typename T>
-void put(std::string& out, T v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-template <typename T>
-bool get(std::string_view& in, T& v) {
-  if (in.size() < sizeof v) return false;
-  std::memcpy(&v, in.data(), sizeof v);
-  in.remove_prefix(sizeof v);
-  return true;
 }
 
 }  // namespace

@@ -467,10 +467,7 @@ class LineParser {
             cp = cp << 4 | static_cast<std::uint32_t>(v);
           }
           if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-          if (cp < 0x80) raw += static_cast<char>(cp);
-          else if (cp < 0x800) raw += {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
-          else if (cp < 0x10000) raw += {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
-          else raw += {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
+          append_utf8(raw, cp);
           i += n;
           break;
         }

@@ -6,6 +6,10 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <raptor2.h>
+
+#include "store/turtle.h"
+
 namespace provio::rdf {
 namespace {
 
@@ -18,44 +22,6 @@ constexpr std::array<bool, 256> make_iri_bad() {
   return t;
 }
 constexpr std::array<bool, 256> kIriBad = make_iri_bad();
-
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  unsigned char c = b(0);
-  std::size_t n;
-  std::uint32_t min;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) n = 2, min = 0x80;
-  else if (c >= 0xE0 && c <= 0xEF) n = 3, min = 0x800;
-  else if (c >= 0xF0 && c <= 0xF4) n = 4, min = 0x10000;
-  else return 0;
-  if (i + n > s.size()) return 0;
-  std::uint32_t cp = c & (0x7F >> n);
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((b(k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(k) & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
 std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
@@ -80,13 +46,27 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& v) {
 }  // namespace
 
 bool valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    std::size_t n = utf8_length(s, i);
-    if (!n) return false;
-    i += n;
-  }
-  return true;
+  return raptor_unicode_check_utf8_string(reinterpret_cast<const unsigned char*>(s.data()), s.size()) == 1;
 }
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
 
 void append_iri(std::string& out, std::string_view iri) {
   out += '<';
@@ -104,42 +84,9 @@ void append_iri(std::string& out, std::string_view iri) {
   out += '>';
 }
 
-void append_escaped(std::string& out, std::string_view text) {
-  std::size_t run = 0;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7F) {
-      ++i;
-      continue;
-    }
-    if (c >= 0x80) {
-      std::size_t n = utf8_length(text, i);
-      if (n) {
-        i += n;
-        continue;
-      }
-    }
-    out.append(text.data() + run, i - run);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c >= 0x80) {
-          out += "\\uFFFD";
-        } else {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        }
-    }
-    run = ++i;
-  }
-  out.append(text.data() + run, text.size() - run);
-}
+// The core's writer escapes literals (docs/format.md); one rule for both keeps raw and merged
+// spellings identical.
+void append_escaped(std::string& out, std::string_view text) { store::append_escaped_string(out, text); }
 
 void append_literal(std::string& out, std::string_view text, std::string_view datatype,
                     std::string_view lang) {

@@ -40,5 +40,7 @@ std::string format_seconds(std::uint64_t ns);
 
 // Valid UTF-8?
 bool valid_utf8(std::string_view s);
+// Appends code point `cp` as UTF-8.
+void append_utf8(std::string& out, std::uint32_t cp);
 
 }  // namespace provio::rdf

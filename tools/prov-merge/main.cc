@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/bytes.h"
 #include "common/fold.h"
 #include "common/graph.h"
 #include "common/reader.h"
@@ -24,7 +25,9 @@
 
 namespace {
 
+using provio::rdf::get;
 using provio::rdf::Graph;
+using provio::rdf::put;
 using provio::rdf::ReadResult;
 
 constexpr const char* kTool = "prov-merge";
@@ -158,18 +161,6 @@ struct Mpi {
     if (on) MPI_Finalize();
   }
 };
-
-template <typename T>
-void put(std::string& out, T v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-template <typename T>
-bool get(std::string_view& in, T& v) {
-  if (in.size() < sizeof v) return false;
-  std::memcpy(&v, in.data(), sizeof v);
-  in.remove_prefix(sizeof v);
-  return true;
-}
 
 constexpr std::size_t kMpiChunk = 1u << 30;
 
