@@ -29,7 +29,17 @@ std::string display(const Cell& c) {
     case Cell::Kind::kUnbound: return "";
     case Cell::Kind::kIri: return abbreviate(c.value);
     case Cell::Kind::kBlank: return "_:" + c.value;
-    case Cell::Kind::kLiteral: return c.value;
+    case Cell::Kind::kLiteral: {
+      // One row per line: control characters are shown escaped.
+      std::string out;
+      for (char ch : c.value) {
+        if (ch == '\n') out += "\\n";
+        else if (ch == '\t') out += "\\t";
+        else if (ch == '\r') out += "\\r";
+        else out += ch;
+      }
+      return out;
+    }
   }
   return "";
 }
