@@ -23,11 +23,13 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "model/api_names.h"
@@ -262,26 +264,45 @@ EntityClass class_of(H5I_type_t t) {
   }
 }
 
-// The file of `o`, asking the under connector for the file name when the wrapper was made by
-// HDF5 itself (wrap_object) and so came without one.
-EntityId file_of(Obj* o) {
-  if (o->file != kNoEntity || o->type == H5I_BADID) return o->file;
+// The file the under connector says `o` lives in (H5Fget_name's name, as the file was opened),
+// interned through a small cache of open names so that the common case is one lookup and no
+// path canonicalisation. kNoEntity when the under connector cannot say.
+EntityId file_named_below(Obj* o) {
+  if (o->type == H5I_BADID) return kNoEntity;
   QuietLookup quiet;
-  model::ErrnoSaver errno_saver;
+  char stack_buf[512];
+  std::string heap_buf;
+  char* buf = stack_buf;
+  std::size_t len = 0;
   H5VL_file_get_args_t args{};
   args.op_type = H5VL_FILE_GET_NAME;
-  std::size_t len = 0;
   args.args.get_name.type = o->type;
-  args.args.get_name.buf_size = 0;
-  args.args.get_name.buf = nullptr;
+  args.args.get_name.buf_size = sizeof stack_buf;
+  args.args.get_name.buf = buf;
   args.args.get_name.file_name_len = &len;
   if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return kNoEntity;
-  std::string name(len + 1, '\0');
-  args.args.get_name.buf_size = name.size();
-  args.args.get_name.buf = name.data();
-  if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return kNoEntity;
-  name.resize(len);
-  o->file = model::file_entity(name);
+  if (len >= sizeof stack_buf) {
+    heap_buf.assign(len + 1, '\0');
+    args.args.get_name.buf_size = heap_buf.size();
+    args.args.get_name.buf = buf = heap_buf.data();
+    if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return kNoEntity;
+  }
+  std::string_view name(buf, len);
+  static std::mutex mutex;
+  static auto* cache = new std::unordered_map<std::string, EntityId>;  // open name -> file; never freed
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = cache->find(std::string(name));
+  if (found != cache->end()) return found->second;
+  model::ErrnoSaver errno_saver;
+  EntityId f = model::file_entity(name);
+  if (cache->size() < 4096) cache->emplace(std::string(name), f);
+  return f;
+}
+
+// The file of `o`, asking the under connector when the wrapper was made by HDF5 itself
+// (wrap_object) and so came without one.
+EntityId file_of(Obj* o) {
+  if (o->file == kNoEntity) o->file = file_named_below(o);
   return o->file;
 }
 
@@ -391,7 +412,15 @@ void emit(Op op, model::ApiId api, EntityId e, const Timing& t, std::uint64_t by
 // Names a child wrapper and records its creation or opening.
 void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char* name, Op op,
                   model::ApiId api, const Timing& t) {
-  o->path = target_path(parent, loc, name);
+  // A name through an external link (or a mount point) leads into another file: then the file
+  // is the one the under connector names, and the path is asked from it lazily.
+  EntityId f = file_named_below(o);
+  if (f != kNoEntity && f != parent->file) {
+    o->file = f;
+    o->path.clear();
+  } else {
+    o->path = target_path(parent, loc, name);
+  }
   if (!tracks(class_of(o->type))) return;
   emit(op, api, entity_of(o), t);
 }
@@ -1143,7 +1172,6 @@ herr_t str_to_info(const char* str, void** out) {
 struct WrapCtx {
   hid_t under_id;
   void* under_ctx = nullptr;
-  EntityId file;
   bool mpio;
 };
 
@@ -1154,7 +1182,7 @@ void* get_object(const void* obj) {
 
 herr_t get_wrap_ctx(const void* obj, void** ctx) {
   const Obj* o = as_obj(obj);
-  auto* w = new (std::nothrow) WrapCtx{o->under_id, nullptr, o->file, o->mpio};
+  auto* w = new (std::nothrow) WrapCtx{o->under_id, nullptr, o->mpio};
   if (!w) {
     push_error(__func__, H5E_CANTALLOC, "out of memory");
     return -1;
@@ -1176,8 +1204,9 @@ void* wrap_object(void* obj, H5I_type_t type, void* ctx) {
   if (!under) return nullptr;
   Obj* o = new_obj(under, w->under_id);
   if (o) {
+    // The file is asked from below when needed, not taken from the context: HDF5 also wraps
+    // objects it reached through external links, which live in another file.
     o->type = type;
-    o->file = w->file;
     o->mpio = w->mpio;
   }
   return o;

@@ -175,9 +175,15 @@ def cmd_ops(d, path):
     # Two closes: the committed type from H5Dget_type and the one committed in place.
     expect("H5Tclose of the type from H5Dget_type", by_entity("H5Tclose", PIO.wasClosedBy), {iri("/t"): (2, 0)})
     expect("H5Oopen by token", by_entity("H5Oopen", PIO.wasOpenedBy), {iri("/g/b"): (1, 0)})
+    # /x of the external file is closed three times: after writing it, after reading it through
+    # the link, and once by HDF5 itself, which opens and closes the target while traversing the
+    # link; all three belong to the external file, none to the linking one.
+    ext = rdflib.URIRef("file://" + os.path.realpath(path + ".ext.h5") + "#/x")
     expect("H5Dclose", by_entity("H5Dclose", PIO.wasClosedBy),
            {iri("/g/a"): (1, 0), iri("/g/b"): (2, 0), iri("/c"): (1, 0), iri("/d_t"): (1, 0),
-            anon[0]: (1, 0)})
+            anon[0]: (1, 0), ext: (3, 0)})
+    expect("H5Lcreate_external", by_entity("H5Lcreate_external", PIO.wasCreatedBy), {iri("/g/ext"): (1, 0)})
+    expect("H5Dread through the external link", by_entity("H5Dread", PIO.wasReadBy), {ext: (1, 20)})
     print("ops: every hand-written callback recorded exactly")
 
 

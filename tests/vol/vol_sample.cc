@@ -178,6 +178,17 @@ void ops(const char* path) {
   check(H5Oget_info3(b, &info, H5O_INFO_BASIC) >= 0, "H5Oget_info3");
   hid_t byt = H5Oopen_by_token(f, info.token);
   check(byt >= 0 && H5Oclose(byt) >= 0, "H5Oopen_by_token");
+  // An external link into another file: what is read through it belongs to that file.
+  std::string ext = std::string(path) + ".ext.h5";
+  hid_t xf = H5Fcreate(ext.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t xd = H5Dcreate2(xf, "x", H5T_NATIVE_INT, s5, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  check(xd >= 0 && H5Dwrite(xd, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, ai.data()) >= 0, "external file");
+  H5Dclose(xd);
+  H5Fclose(xf);
+  check(H5Lcreate_external(ext.c_str(), "/x", g, "ext", H5P_DEFAULT, H5P_DEFAULT) >= 0, "H5Lcreate_external");
+  hid_t ed = H5Dopen2(f, "/g/ext", H5P_DEFAULT);
+  check(ed >= 0 && H5Dread(ed, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, ai.data()) >= 0, "read via external link");
+  H5Dclose(ed);
   for (hid_t x : {dt, b, a}) H5Dclose(x);
   H5Tclose(t);
   for (hid_t x : {scalar, s5, s20, s10}) H5Sclose(x);
