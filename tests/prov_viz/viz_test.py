@@ -38,7 +38,7 @@ nodes = {n: a for n, a in re.findall(r'^\s+(\w+) \[(.*)\];$', dot, re.M) if n no
 labels = {n: re.search(r'label="([^"]*)"', attrs).group(1) for n, attrs in nodes.items()}
 shapes = {n: re.search(r"shape=(\w+)", attrs).group(1) for n, attrs in nodes.items()}
 ellipses = sorted(labels[n] for n in nodes if shapes[n] == "ellipse")
-houses = sorted(labels[n].split(" (")[0] for n in nodes if shapes[n] == "house")
+houses = sorted(labels[n].split(" ")[0] for n in nodes if shapes[n] == "house")
 check(ellipses == ["WestSac.h5", "decimate.h5"], f"entities (ellipses): {ellipses}")
 check(houses == ["dassa_a", "dassa_b"], f"programs (houses): {houses}")
 check(all('fillcolor="#FFFC87"' in nodes[n] for n in nodes if shapes[n] == "ellipse"), "entities are PROV yellow")

@@ -103,6 +103,15 @@ const ProgramInfo& View::program(const std::string& iri) {
 std::string View::program_label(const std::string& iri) {
   const ProgramInfo& p = program(iri);
   std::string s = p.name;
+  // The first argument tells runs of one executable apart ("python3 train.py", "h5_stage acquire").
+  std::string::size_type a = p.command_line.find(' ');
+  if (a != std::string::npos) {
+    std::string arg = p.command_line.substr(a + 1, p.command_line.find(' ', a + 1) - a - 1);
+    if (!arg.empty() && arg[0] != '-') {
+      arg = basename_of(arg);
+      s += " " + (arg.size() > 24 ? arg.substr(0, 23) + "…" : arg);
+    }
+  }
   if (!p.pid.empty()) s += " (pid " + p.pid + (p.rank.empty() ? "" : ", rank " + p.rank) + ")";
   return s;
 }
