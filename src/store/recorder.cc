@@ -125,11 +125,11 @@ ThreadOwner::~ThreadOwner() {
 
 void flush_every_log(bool closing) {
   Registry& r = registry();
-  std::vector<ThreadLog*> logs;
-  {
-    std::lock_guard<std::mutex> lock(r.mutex);
-    logs = r.logs;
-  }
+  // Held while flushing: a thread that is exiting meanwhile (its log flushed and deleted by
+  // destroy()) must wait, or this loop would flush a deleted log. Python's Thread.join() returns
+  // before the OS thread has run its thread-exit destructors, so exit handlers meet this race.
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const std::vector<ThreadLog*>& logs = r.logs;
   ThreadLog* own = tls_log;
   bool closed = false;
   for (ThreadLog* log : logs) {
