@@ -415,7 +415,7 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
   // A name through an external link (or a mount point) leads into another file: then the file
   // is the one the under connector names, and the path is asked from it lazily.
   EntityId f = file_named_below(o);
-  if (f != kNoEntity && f != parent->file) {
+  if (f != kNoEntity && f != file_of(parent)) {
     o->file = f;
     o->path.clear();
   } else {
