@@ -139,7 +139,7 @@ const Obj* as_obj(const void* p) { return static_cast<const Obj*>(p); }
 Obj* new_obj(void* under, hid_t under_id) {
   auto* o = new (std::nothrow) Obj;
   if (!o) {
-    model::warn_once("vol-oom", "provio VOL: out of memory wrapping an HDF5 object");
+    model::warn_once("vol-oom", "VOL connector: out of memory wrapping an HDF5 object");
     return nullptr;
   }
   o->under = under;
@@ -1151,6 +1151,12 @@ herr_t str_to_info(const char* str, void** out) {
     ErrorStackKeeper keep;
     H5VLclose(under_id);
     return -1;
+  }
+  if (!parsed.info.options.empty()) {
+    model::warn_once("vol-options",
+                     "VOL connector: info-string options (here '%s') are kept but not interpreted; "
+                     "use the PROVIO_* environment variables",
+                     parsed.info.options.front().first.c_str());
   }
   auto* info = new (std::nothrow) Info;
   if (!info) {
