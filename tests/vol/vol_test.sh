@@ -136,6 +136,16 @@ cmd_dump() {
   under copy "$bin/h5copy" -i in.h5 -o copy.h5 -s /grid -d /grid || fail "h5copy failed"
   "$bin/h5diff" in.h5 copy.h5 /grid /grid || fail "h5copy output differs"
   grep -q '"H5Ocopy"' copy-prov/*.ttl || fail "no H5Ocopy recorded for h5copy"
+  # h5diff: same verdicts and output, natively and under the connector, for equal and unequal files.
+  local rn rm
+  for pair in "in.h5 copy.h5 /grid /grid" "in.h5 before.h5" "in.h5 copy.h5 /grid/counts /grid/level1/temperature"; do
+    read -r -a argv <<<"$pair"
+    rn=0; rm=0
+    "$bin/h5diff" -c "${argv[@]}" >native.txt 2>&1 || rn=$?
+    under diff "$bin/h5diff" -c "${argv[@]}" >mine.txt 2>&1 || rm=$?
+    [ "$rn" = "$rm" ] && cmp -s native.txt mine.txt || { diff native.txt mine.txt | head; fail "h5diff $pair: $rn vs $rm"; }
+  done
+  grep -q '"H5Dread"' diff-prov/*.ttl || fail "no H5Dread recorded for h5diff"
 }
 
 cmd_ops() {
