@@ -200,54 +200,29 @@ int task_data(const char* fn, provio_task_t task, provio_entity_t data, RecordKi
   return submit(r);
 }
 
+template <typename Set>
+provio_value_t make_value(provio_value_type_t type, Set set) {
+  provio_value_t x{};
+  x.type = type;
+  set(x.v);
+  return x;
+}
+
 bool valid_stage(provio_stage_t s) { return s >= PROVIO_STAGE_NONE && s <= PROVIO_STAGE_TESTING; }
 
 }  // namespace
 
 extern "C" {
 
-provio_value_t provio_int(int64_t v) {
-  provio_value_t x{};
-  x.type = PROVIO_VALUE_INT;
-  x.v.i = v;
-  return x;
-}
-provio_value_t provio_uint(uint64_t v) {
-  provio_value_t x{};
-  x.type = PROVIO_VALUE_UINT;
-  x.v.u = v;
-  return x;
-}
-provio_value_t provio_double(double v) {
-  provio_value_t x{};
-  x.type = PROVIO_VALUE_DOUBLE;
-  x.v.d = v;
-  return x;
-}
-provio_value_t provio_bool(int v) {
-  provio_value_t x{};
-  x.type = PROVIO_VALUE_BOOL;
-  x.v.b = v;
-  return x;
-}
-provio_value_t provio_string(const char* v) {
-  provio_value_t x{};
-  x.type = PROVIO_VALUE_STRING;
-  x.v.s = v;
-  return x;
-}
+provio_value_t provio_int(int64_t v) { return make_value(PROVIO_VALUE_INT, [&](auto& u) { u.i = v; }); }
+provio_value_t provio_uint(uint64_t v) { return make_value(PROVIO_VALUE_UINT, [&](auto& u) { u.u = v; }); }
+provio_value_t provio_double(double v) { return make_value(PROVIO_VALUE_DOUBLE, [&](auto& u) { u.d = v; }); }
+provio_value_t provio_bool(int v) { return make_value(PROVIO_VALUE_BOOL, [&](auto& u) { u.b = v; }); }
+provio_value_t provio_string(const char* v) { return make_value(PROVIO_VALUE_STRING, [&](auto& u) { u.s = v; }); }
 provio_value_t provio_integer_text(const char* decimal) {
-  provio_value_t x{};
-  x.type = PROVIO_VALUE_INTEGER;
-  x.v.s = decimal;
-  return x;
+  return make_value(PROVIO_VALUE_INTEGER, [&](auto& u) { u.s = decimal; });
 }
-provio_value_t provio_data(provio_entity_t e) {
-  provio_value_t x{};
-  x.type = PROVIO_VALUE_ENTITY;
-  x.v.e = e;
-  return x;
-}
+provio_value_t provio_data(provio_entity_t e) { return make_value(PROVIO_VALUE_ENTITY, [&](auto& u) { u.e = e; }); }
 
 int provio_workflow_open(const char* name, const char* campaign) {
   provio::model::ErrnoSaver saver;
