@@ -188,6 +188,10 @@ rows = pq.json("stats", "--by", "api", merged)
 check({r["api"]: [int(r["calls"]), int(r["bytes"])] for r in rows} == expected, f"stats on merged.ttl: {rows}")
 check(lineage_sets(pq.json("lineage", iri["decimate.h5"], merged)) == oracle.lineage(g, iri["decimate.h5"]),
       "lineage on merged.ttl")
+# Files load into prov-query's in-memory index; SPARQL loads them into Redland on demand.
+text = "SELECT ?a ?api WHERE { ?a a prov:Activity ; provio:api ?api } ORDER BY ?a"
+check(pq.json("sparql", "-e", text, merged) == [{"a": str(r[0]), "api": str(r[1])} for r in q(g2, text)],
+      "sparql on merged.ttl vs rdflib")
 
 # --- prov-merge's outputs: a merged Turtle file and a Redland store (bdb); the store's activity
 # cache must give the same answers cold and warm.

@@ -211,6 +211,22 @@ Status Graph::load(const std::vector<std::string>& inputs) {
       return open_storage(opts, store_name.c_str());
     }
   }
+  bool any_dir = false;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    any_dir = any_dir || fs::is_directory(in, ec);
+  }
+  if (!any_dir) {
+    mem_ = std::make_unique<MemGraph>();
+    for (const auto& in : inputs) {
+      std::string error;
+      bool nt = in.size() > 3 && in.compare(in.size() - 3, 3, ".nt") == 0;
+      if (!mem_->parse(in, nt, error)) return Status::error(error);
+    }
+    mem_->finish();
+    mem_files_ = inputs;
+    return Status::success();
+  }
   Status s = open_storage("hash-type='memory'", "provio");
   if (!s.ok) return s;
   bool raw = false;
@@ -250,7 +266,20 @@ Cell to_cell(librdf_node* node) {
   return c;
 }
 
+Status Graph::load_redland_files() {
+  Status s = open_storage("hash-type='memory'", "provio");
+  for (const auto& f : mem_files_) {
+    if (!s.ok) break;
+    s = parse_file(f);
+  }
+  return s;
+}
+
 Status Graph::sparql(std::string_view text, Table& out) {
+  if (!model_) {
+    Status s = load_redland_files();
+    if (!s.ok) return s;
+  }
   std::string q = kSparqlPrefixes;
   line_offset_ = 5;
   q.append(text);
@@ -297,6 +326,7 @@ Status Graph::sparql(std::string_view text, Table& out) {
 }
 
 std::vector<Cell> Graph::objects(std::string_view s, std::string_view p) const {
+  if (mem_) return mem_->objects(s, p);
   std::vector<Cell> out;
   NodePtr sn = iri_node(world_, s), pn = iri_node(world_, p);
   IterPtr it(librdf_model_get_targets(model_, sn.get(), pn.get()));
@@ -306,6 +336,7 @@ std::vector<Cell> Graph::objects(std::string_view s, std::string_view p) const {
 }
 
 std::vector<std::string> Graph::subjects(std::string_view p, std::string_view o) const {
+  if (mem_) return mem_->subjects(p, o);
   std::vector<std::string> out;
   NodePtr pn = iri_node(world_, p), on = iri_node(world_, o);
   IterPtr it(librdf_model_get_sources(model_, pn.get(), on.get()));
@@ -317,6 +348,10 @@ std::vector<std::string> Graph::subjects(std::string_view p, std::string_view o)
 }
 
 std::string Graph::value(std::string_view s, std::string_view p) const {
+  if (mem_) {
+    auto v = mem_->objects(s, p);
+    return v.empty() ? std::string() : std::move(v.front().value);
+  }
   NodePtr sn = iri_node(world_, s), pn = iri_node(world_, p);
   NodePtr t(librdf_model_get_target(model_, sn.get(), pn.get()));
   return t ? to_cell(t.get()).value : std::string();
@@ -331,18 +366,21 @@ bool Graph::has(std::string_view s, std::string_view p, std::string_view o_iri) 
 }
 
 bool Graph::has_subject(std::string_view s) const {
+  if (mem_) return mem_->has_subject(s);
   NodePtr sn = iri_node(world_, s);
   IterPtr it(librdf_model_get_arcs_out(model_, sn.get()));
   return it && !librdf_iterator_end(it.get());
 }
 
 bool Graph::has_object(std::string_view o) const {
+  if (mem_) return mem_->has_object(o);
   NodePtr on = iri_node(world_, o);
   IterPtr it(librdf_model_get_arcs_in(model_, on.get()));
   return it && !librdf_iterator_end(it.get());
 }
 
 std::size_t Graph::size() const {
+  if (mem_) return mem_->size();
   int n = librdf_model_size(model_);
   return n < 0 ? 0 : static_cast<std::size_t>(n);
 }

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mem_graph.h"
 #include "table.h"
 
 namespace provio::query {
@@ -75,12 +76,16 @@ class Graph {
   Status load_raw_directory(const std::string& dir);
   Status fold_parts();
   Status take_error(std::string_view what);
+  Status load_redland_files();
 
   librdf_world* world_ = nullptr;
   librdf_storage* storage_ = nullptr;
   librdf_model* model_ = nullptr;
   std::string first_error_;  // filled by the Redland logger
   std::string store_dir_;
+  // Plain file inputs load into mem_ (fast); Redland gets them only if SPARQL is asked for.
+  std::unique_ptr<MemGraph> mem_;
+  std::vector<std::string> mem_files_;
   int line_offset_ = 0;      // lines of prepended prefixes, subtracted from query error lines
   friend int log_handler(void*, librdf_log_message*);
 };
