@@ -394,3 +394,22 @@ def properties(mapping=None, **kw):
 def flush():
     """Writes every thread's buffered provenance to its file now."""
     _n.flush()
+
+
+def _flush_in_multiprocessing_children():
+    # multiprocessing's children end with os._exit(), which skips the C exit handlers that flush:
+    # a child's records would be lost. Its own shutdown (util._exit_function) runs finalizers,
+    # so each child registers a flush there (after-fork hooks run after the child's registry of
+    # finalizers is reset). Plain os.fork() + os._exit() needs an explicit provio.flush().
+    try:
+        import multiprocessing.util as mp_util
+    except ImportError:
+        return
+
+    def register(_):
+        mp_util.Finalize(None, _n.flush, exitpriority=-100)
+
+    mp_util.register_after_fork(_flush_in_multiprocessing_children, register)
+
+
+_flush_in_multiprocessing_children()

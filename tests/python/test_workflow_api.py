@@ -300,6 +300,28 @@ with provio.workflow("renamed"):
         self.assertTriple(r, ctask, PIO.inWorkflow, URIRef(str(parent) + "/workflow/1"))
         self.assertTriple(r, ctask, RDFS.label, Literal("child task"))
 
+    def test_multiprocessing_children_are_recorded(self):
+        r = self.run_code("""
+            import multiprocessing as mp, provio
+            def work(i):
+                with provio.task(f"child {i}"):
+                    provio.metric("x", float(i), step=i)
+            if __name__ == "__main__":
+                with provio.task("parent"):
+                    ctx = mp.get_context("fork")
+                    ps = [ctx.Process(target=work, args=(i,)) for i in range(3)]
+                    for p in ps: p.start()
+                    for p in ps: p.join()
+            """)
+        g = r.g
+        self.assertEqual(len(list(g.subjects(RDF.type, PIO.Program))), 4)
+        vals = sorted(r.value(m, PIO.value).toPython() for m in g.subjects(RDF.type, PIO.Metric))
+        self.assertEqual(vals, [0.0, 1.0, 2.0])
+        for m in g.subjects(RDF.type, PIO.Metric):
+            task = g.value(m, PROV.wasGeneratedBy)
+            parent = g.value(task, PIO.parentTask)
+            self.assertEqual(str(g.value(parent, RDFS.label)), "parent")
+
     def test_threads_have_their_own_tasks(self):
         r = self.run_code("""
             import threading, provio
