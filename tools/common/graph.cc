@@ -2,8 +2,12 @@
 // over flat arrays: 8–12 bytes of index per entry instead of a node allocation each.
 #include "common/graph.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <type_traits>
 #include <functional>
 
 #include "common/bytes.h"
@@ -27,6 +31,25 @@ inline std::uint64_t hash_triple(TermId s, TermId p, TermId o) {
 
 }  // namespace
 
+template <typename T>
+ZeroArray<T>::ZeroArray(std::size_t n) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::size_t bytes = n * sizeof(T);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  if (bytes >= (2u << 20)) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+  p_ = static_cast<T*>(p);
+  n_ = n;
+}
+
+template <typename T>
+ZeroArray<T>::~ZeroArray() {
+  if (p_) munmap(p_, n_ * sizeof(T));
+}
+
+template class ZeroArray<Terms::Slot>;
+template class ZeroArray<Graph::Slot>;
+
 std::string_view Terms::store(std::string_view text) {
   if (text.size() > block_left_) {
     std::size_t n = std::max(kBlockSize, text.size());
@@ -43,14 +66,14 @@ std::string_view Terms::store(std::string_view text) {
 
 void Terms::grow() {
   std::size_t n = table_.empty() ? 1024 : table_.size() * 2;
-  std::vector<Slot> t(n, Slot{0, 0});
+  ZeroArray<Slot> t(n);
   std::size_t mask = n - 1;
   for (std::uint32_t id = 0; id < views_.size(); ++id) {
     std::size_t i = hashes_[id] & mask;
     while (t[i].id1) i = (i + 1) & mask;
     t[i] = Slot{id + 1, static_cast<std::uint32_t>(hashes_[id] >> 32)};
   }
-  table_.swap(t);
+  table_ = std::move(t);
 }
 
 TermId Terms::find(std::string_view text) const {
@@ -82,14 +105,14 @@ TermId Terms::intern(std::string_view text) {
 
 void Graph::grow() {
   std::size_t n = table_.empty() ? 1024 : table_.size() * 2;
-  std::vector<Slot> t(n, Slot{{0, 0, 0}, 0});
+  ZeroArray<Slot> t(n);
   std::size_t mask = n - 1;
   for (const Triple& x : triples_) {
     std::size_t i = hash_triple(x.s, x.p, x.o) & mask;
     while (t[i].full) i = (i + 1) & mask;
     t[i] = Slot{x, 1};
   }
-  table_.swap(t);
+  table_ = std::move(t);
 }
 
 bool Graph::add(TermId s, TermId p, TermId o) {

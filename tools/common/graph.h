@@ -24,6 +24,34 @@ struct Triple {
   bool operator==(const Triple& t) const { return s == t.s && p == t.p && o == t.o; }
 };
 
+// A zero-filled array from mmap for the hash tables: no zero-fill pass of our own (the kernel
+// hands out zeroed pages) and, from 2 MiB on, transparent huge pages (MADV_HUGEPAGE), because a
+// probe into a table of tens of MiB is a TLB miss as often as a cache miss.
+template <typename T>
+class ZeroArray {
+ public:
+  ZeroArray() = default;
+  explicit ZeroArray(std::size_t n);
+  ZeroArray(const ZeroArray&) = delete;
+  ZeroArray& operator=(const ZeroArray&) = delete;
+  ZeroArray(ZeroArray&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
+  ZeroArray& operator=(ZeroArray&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  ~ZeroArray();
+  T& operator[](std::size_t i) { return p_[i]; }
+  const T& operator[](std::size_t i) const { return p_[i]; }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  void clear() { *this = ZeroArray(); }
+
+ private:
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
 // Interned strings: ids 0, 1, … in order of first sight; views stay valid for the owner's life.
 class Terms {
  public:
@@ -53,7 +81,7 @@ class Terms {
     std::uint32_t id1;
     std::uint32_t tag;
   };
-  std::vector<Slot> table_;
+  ZeroArray<Slot> table_;
 };
 
 class Graph {
@@ -107,7 +135,7 @@ class Graph {
     Triple t;
     std::uint32_t full;
   };
-  std::vector<Slot> table_;
+  ZeroArray<Slot> table_;
 };
 
 }  // namespace provio::rdf
