@@ -145,6 +145,8 @@ int provio_workflow_close(void);
 provio_task_t provio_task_begin(const char *name, provio_task_t parent);
 /* Ends an open task of this thread (innermost first). Ending it twice is an error. */
 int provio_task_end(provio_task_t task);
+/* The innermost open task of this thread, 0 if none. */
+provio_task_t provio_current_task(void);
 /* Inputs and outputs of an open task of this thread (task 0: the innermost one). */
 int provio_task_input(provio_task_t task, provio_entity_t data);
 int provio_task_output(provio_task_t task, provio_entity_t data);

@@ -124,7 +124,7 @@ inline Config config_file(const std::string& path) {
   }
   Config c{provio_config(path.c_str(), PROVIO_CONFIG_GENERAL, p.data(), p.size())};
   Data f = Data::file(path);
-  if (c && f) provio_task_input(0, f.id);  // refused quietly when no task is open
+  if (c && f && provio_current_task()) provio_task_input(0, f.id);
   return c;
 }
 

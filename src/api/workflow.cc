@@ -292,6 +292,8 @@ int provio_task_end(provio_task_t task) {
   return submit(r);
 }
 
+provio_task_t provio_current_task(void) { return tls_tasks.innermost(); }
+
 int provio_task_input(provio_task_t task, provio_entity_t data) {
   return task_data("provio_task_input", task, data, RecordKind::kTaskInput);
 }

@@ -57,10 +57,12 @@ int main(int argc, char **argv) {
   EXPECT(provio_program_type("ML training") == PROVIO_OK);
   EXPECT(provio_property("site", provio_string("nersc")) == PROVIO_OK); /* on the workflow */
 
+  EXPECT(provio_current_task() == 0);
   provio_task_t outer = provio_task_begin("outer", 0);
   EXPECT(outer == 1);
   provio_task_t inner = provio_task_begin("inner \\ task", 0);
   EXPECT(inner == 2);
+  EXPECT(provio_current_task() == inner);
 
   provio_param_t params[] = {
       {"lr", {PROVIO_VALUE_DOUBLE, {.d = 0.001}}},
