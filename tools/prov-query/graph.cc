@@ -124,8 +124,7 @@ Status Graph::parse_file(const std::string& path) {
   return Status::success();
 }
 
-Status Graph::load_raw_directory(const std::string& dir) {
-  std::vector<std::string> files;
+Status Graph::list_raw_directory(const std::string& dir, std::vector<std::string>& files) {
   std::error_code ec;
   for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     if (it->is_regular_file() && it->path().extension() == ".ttl") files.push_back(it->path().string());
@@ -133,10 +132,6 @@ Status Graph::load_raw_directory(const std::string& dir) {
   if (ec) return Status::error(dir + ": " + ec.message());
   if (files.empty()) return Status::error(dir + ": no provenance files (*.ttl) in directory");
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    Status s = parse_file(f);
-    if (!s.ok) return s;
-  }
   return Status::success();
 }
 
@@ -211,37 +206,28 @@ Status Graph::load(const std::vector<std::string>& inputs) {
       return open_storage(opts, store_name.c_str());
     }
   }
-  bool any_dir = false;
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    any_dir = any_dir || fs::is_directory(in, ec);
-  }
-  if (!any_dir) {
-    mem_ = std::make_unique<MemGraph>();
-    for (const auto& in : inputs) {
-      std::string error;
-      bool nt = in.size() > 3 && in.compare(in.size() - 3, 3, ".nt") == 0;
-      if (!mem_->parse(in, nt, error)) return Status::error(error);
-    }
-    mem_->finish();
-    mem_files_ = inputs;
-    return Status::success();
-  }
-  Status s = open_storage("hash-type='memory'", "provio");
-  if (!s.ok) return s;
-  bool raw = false;
+  // Files and raw directories: prov-query's own in-memory index (Redland only if SPARQL is asked).
+  mem_ = std::make_unique<MemGraph>();
   for (const auto& in : inputs) {
     std::error_code ec;
     if (fs::is_directory(in, ec)) {
-      s = load_raw_directory(in);
-      raw = true;
+      std::vector<std::string> files;
+      Status s = list_raw_directory(in, files);
+      if (!s.ok) return s;
+      raw_ = true;
+      mem_files_.insert(mem_files_.end(), files.begin(), files.end());
     } else {
-      s = parse_file(in);
+      mem_files_.push_back(in);
     }
-    if (!s.ok) return s;
+  }
+  for (const auto& f : mem_files_) {
+    std::string error;
+    bool nt = f.size() > 3 && f.compare(f.size() - 3, 3, ".nt") == 0;
+    if (!mem_->parse(f, nt, error)) return Status::error(error);
   }
   // Merged files carry no parts; folding is only needed (and only costs) for raw input.
-  if (raw) return fold_parts();
+  if (raw_) mem_->fold_parts();
+  mem_->finish();
   return Status::success();
 }
 
@@ -272,6 +258,7 @@ Status Graph::load_redland_files() {
     if (!s.ok) break;
     s = parse_file(f);
   }
+  if (s.ok && raw_) s = fold_parts();
   return s;
 }
 

@@ -1,6 +1,8 @@
 // A provenance graph loaded for querying: merged Turtle / N-Triples files, a raw provenance
 // directory (per-thread files, summary parts folded on load), or a Redland store written by
-// prov-merge. Wraps Redland (hashes storage) and offers SPARQL plus direct index navigation.
+// prov-merge. Files and directories load into MemGraph (raptor + sorted triple indexes); a store
+// is opened in Redland (hashes, bdb). SPARQL always runs in Redland (files are loaded into a
+// hashes-memory model on demand); navigation goes to whichever index holds the graph.
 // Hard rule: nothing here throws or prints; every failure is a Status naming what and where.
 #pragma once
 
@@ -73,7 +75,7 @@ class Graph {
  private:
   Status open_storage(const std::string& options, const char* name);
   Status parse_file(const std::string& path);
-  Status load_raw_directory(const std::string& dir);
+  Status list_raw_directory(const std::string& dir, std::vector<std::string>& files);
   Status fold_parts();
   Status take_error(std::string_view what);
   Status load_redland_files();
@@ -86,6 +88,7 @@ class Graph {
   // Plain file inputs load into mem_ (fast); Redland gets them only if SPARQL is asked for.
   std::unique_ptr<MemGraph> mem_;
   std::vector<std::string> mem_files_;
+  bool raw_ = false;  // raw per-thread files among the inputs: summary parts to fold
   int line_offset_ = 0;      // lines of prepended prefixes, subtracted from query error lines
   friend int log_handler(void*, librdf_log_message*);
 };

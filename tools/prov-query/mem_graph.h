@@ -21,6 +21,10 @@ class MemGraph {
   // Parses one file (Turtle, or N-Triples when `ntriples`). On failure `error` is
   // "path:line:col: message" and false is returned.
   bool parse(const std::string& path, bool ntriples, std::string& error);
+  // Folds summary parts into their activities (docs/format.md, "Merged graphs"): count, bytes,
+  // elapsed summed (exact to the ns), first start, last end; parts and provio:partial dropped.
+  // For raw per-thread files; call after the last parse, before finish().
+  void fold_parts();
   // Sorts and indexes; call once after the last parse.
   void finish();
 
