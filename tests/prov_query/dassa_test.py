@@ -122,6 +122,9 @@ for by, key in (("file", "?f"), ("program", "?p"), ("object", "?e")):
     check(len(rows) == len(want), f"stats --by {by}: {len(rows)} rows, rdflib {len(want)}")
     check(sorted((int(r["calls"]), int(r["bytes"])) for r in rows) == sorted((int(w[1]), int(w[2])) for w in want),
           f"stats --by {by} totals: {rows} vs {want}")
+rows = pq.json("stats", "--by", "api", prov, os.path.join(prov, "job2"), cwd=work)
+check({r["api"]: [int(r["calls"]), int(r["bytes"])] for r in rows} == expected,
+      f"a directory given twice (job2 inside prov) counts once: {rows}")
 rows = pq.json("stats", "--by", "rank", prov, cwd=work)
 got = {r["rank"]: [int(r["calls"]), int(r["bytes"])] for r in rows if "rank" in r}
 check(got == per_rank, f"stats --by rank: got {got}, the ranks did {per_rank}")
