@@ -46,7 +46,7 @@ constexpr const char* kUsage =
     "common options:\n"
     "  -f, --format table|csv|tsv|json   output format (default table; json = SPARQL results)\n"
     "  -o, --output FILE                 write to FILE instead of stdout\n"
-    "  -i, --input INPUT                 an input (repeatable)\n"
+    "  -i, --input INPUT                 an input (repeatable); --store DIR is the same\n"
     "  -h, --help                        this help (or COMMAND --help)\n"
     "\n"
     "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
