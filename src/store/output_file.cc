@@ -36,8 +36,8 @@ bool make_directories(const std::string& dir) {
 bool OutputFile::open(const std::string& dir, const std::string& stem) {
   if (fd_ >= 0 || failed_) return fd_ >= 0;
   if (!make_directories(dir)) {
-    fail("cannot create the output directory", errno);
     path_ = dir;
+    fail("cannot create the output directory", errno);
     return false;
   }
   for (int attempt = 0; attempt < 100; ++attempt) {

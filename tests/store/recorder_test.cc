@@ -197,6 +197,7 @@ TEST_F(RecorderTest, ErrnoUntouchedEvenWhenOutputFails) {
   setenv("PROVIO_TRACE_EVENTS", "16", 1);
   start();
   model::EntityId f = model::canonical_file_entity("/rec/errno.dat");
+  testing::internal::CaptureStderr();
   for (int i = 0; i < 100; ++i) {
     errno = EAGAIN;
     record(event(f));
@@ -204,7 +205,12 @@ TEST_F(RecorderTest, ErrnoUntouchedEvenWhenOutputFails) {
   }
   errno = EINTR;
   flush_all();
+  std::string warnings = testing::internal::GetCapturedStderr();
   EXPECT_EQ(errno, EINTR);
+  // reported once, naming the directory and the reason
+  EXPECT_EQ(count(warnings, "provio: cannot create the output directory /proc/provio-cannot-create-this: "), 1u)
+      << warnings;
+  EXPECT_EQ(count(warnings, "\n"), 1u) << warnings;
 }
 
 TEST_F(RecorderTest, HostileNamesParse) {
