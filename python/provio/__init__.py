@@ -285,6 +285,16 @@ class Task:
             raise TypeError("provio: use() takes a provio.Config")
         _check(_n.task_use_config(self._h(), config.handle), "provio_task_use_config failed")
 
+    def __call__(self, fn):
+        """As a decorator: every call of `fn` runs in a fresh task of this name."""
+        import functools
+
+        @functools.wraps(fn)
+        def traced(*args, **kwargs):
+            with Task(self.name, self.parent):
+                return fn(*args, **kwargs)
+        return traced
+
     def __enter__(self):
         return self.begin()
 
@@ -300,7 +310,8 @@ class Task:
 
 
 def task(name, parent=None):
-    """`with provio.task("train") as t:` a task of this thread, nested in the open one."""
+    """`with provio.task("train") as t:` a task of this thread, nested in the open one; or
+    `@provio.task("epoch")` on a function: one task per call."""
     return Task(name, parent)
 
 

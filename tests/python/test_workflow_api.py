@@ -300,6 +300,23 @@ with provio.workflow("renamed"):
         self.assertTriple(r, ctask, PIO.inWorkflow, URIRef(str(parent) + "/workflow/1"))
         self.assertTriple(r, ctask, RDFS.label, Literal("child task"))
 
+    def test_task_decorator(self):
+        r = self.run_code("""
+            import provio
+            @provio.task("epoch")
+            def epoch(i):
+                provio.metric("loss", 1.0 / (i + 1), step=i)
+                return i * 2
+            with provio.task("train"):
+                assert [epoch(i) for i in range(3)] == [0, 2, 4]
+            """)
+        g = r.g
+        epochs = [t for t in g.subjects(RDF.type, PIO.Task) if (t, RDFS.label, Literal("epoch")) in g]
+        self.assertEqual(len(epochs), 3)
+        for t in epochs:
+            self.assertEqual(str(g.value(g.value(t, PIO.parentTask), RDFS.label)), "train")
+            self.assertEqual(len(list(g.subjects(PROV.wasGeneratedBy, t))), 1)
+
     def test_multiprocessing_children_are_recorded(self):
         r = self.run_code("""
             import multiprocessing as mp, provio
