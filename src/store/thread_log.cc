@@ -72,9 +72,23 @@ std::size_t ThreadLog::memory_bytes() const {
          event_capacity_ * sizeof(model::Event) + kWriteChunk;
 }
 
-void ThreadLog::record(const model::Event& ev) {
+bool ThreadLog::claim_as_owner() {
   std::uint8_t expected = kIdle;
-  if (!state_.compare_exchange_strong(expected, kBusy, std::memory_order_acquire)) return;
+  while (!state_.compare_exchange_weak(expected, kOwner, std::memory_order_acquire)) {
+    // The owner already holds it: a signal handler interrupted record() and records again. Drop
+    // this one event rather than deadlock.
+    if (expected == kOwner) return false;
+    // Another thread is flushing this log (exit, flush_all, fork): wait, a flush is short.
+    expected = kIdle;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+void ThreadLog::release() { state_.store(kIdle, std::memory_order_release); }
+
+void ThreadLog::record(const model::Event& ev) {
+  if (!claim_as_owner()) return;
   ++recorded_;
   bool flush = false;
   if (level_ == model::Level::kTrace) {
@@ -87,12 +101,11 @@ void ThreadLog::record(const model::Event& ev) {
   if (flush || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
     flush_locked();
   }
-  state_.store(kIdle, std::memory_order_release);
+  release();
 }
 
 void ThreadLog::record(const Record& r) {
-  std::uint8_t expected = kIdle;
-  if (!state_.compare_exchange_strong(expected, kBusy, std::memory_order_acquire)) return;
+  if (!claim_as_owner()) return;
   if (!records_) records_ = std::make_unique<RecordBuffer>(kRecordCapacity, kRecordArenaBytes);
   ++recorded_;
   if (!records_->add(r)) {
@@ -104,7 +117,7 @@ void ThreadLog::record(const Record& r) {
   } else if (r.time_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
     flush_locked();
   }
-  state_.store(kIdle, std::memory_order_release);
+  release();
 }
 
 void ThreadLog::add_summary(const model::Event& ev) {
@@ -134,21 +147,20 @@ void ThreadLog::add_summary(const model::Event& ev) {
 bool ThreadLog::flush_from_outside(std::uint64_t patience_ns, bool closing) {
   std::uint64_t give_up = model::clock::mono_ns() + patience_ns;
   std::uint8_t expected = kIdle;
-  while (!state_.compare_exchange_weak(expected, kBusy, std::memory_order_acquire)) {
+  while (!state_.compare_exchange_weak(expected, kOutside, std::memory_order_acquire)) {
     expected = kIdle;
     if (model::clock::mono_ns() > give_up) return false;
     std::this_thread::yield();
   }
   flush_locked(closing);
-  state_.store(kIdle, std::memory_order_release);
+  release();
   return true;
 }
 
 void ThreadLog::flush_now() {
-  std::uint8_t expected = kIdle;
-  if (!state_.compare_exchange_strong(expected, kBusy, std::memory_order_acquire)) return;
+  if (!claim_as_owner()) return;
   flush_locked();
-  state_.store(kIdle, std::memory_order_release);
+  release();
 }
 
 void ThreadLog::flush_locked(bool closing) {

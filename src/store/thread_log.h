@@ -3,8 +3,9 @@
 //
 // Hard rule: record() is the hot path. It takes no lock, makes no syscall and allocates nothing
 // unless it has to flush. All formatting happens at flush time. The only other thread that may
-// touch a log is the process-exit or fork handler, and it first claims the log through `state_`
-// (idle → busy), the same compare-and-swap the owner does around each record().
+// touch a log is one flushing every log (process exit, flush_all), and it first claims the log
+// through `state_` (idle → outside), the compare-and-swap the owner does (idle → owner) around each
+// record(). The owner waits out such a flush instead of dropping its event.
 #pragma once
 
 #include <sys/types.h>
@@ -39,7 +40,7 @@ struct SummarySlot {
 
 class ThreadLog {
  public:
-  enum State : std::uint8_t { kIdle, kBusy };
+  enum State : std::uint8_t { kIdle, kOwner, kOutside };
   // The formatting buffer is written out whenever it reaches this size.
   static constexpr std::size_t kWriteChunk = 64 << 10;
 
@@ -71,6 +72,8 @@ class ThreadLog {
   std::uint64_t recorded() const { return recorded_; }
 
  private:
+  bool claim_as_owner();
+  void release();
   void add_summary(const model::Event& ev);
   void flush_locked(bool closing = false);
   void write_header();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -71,9 +72,11 @@ constexpr Help kHelp[] = {
      "cycle-safe. --depth counts program steps (default all). Columns: level kind name relation\n"
      "via_name iri via.\n"},
     {"stats",
-     "usage: prov-query stats [--by api|file|object|rank|thread|program] [--top K] [INPUT...]\n"
+     "usage: prov-query stats [--by api|file|object|rank|thread|program] [--top K] [--nested] [INPUT...]\n"
      "I/O totals per key (default api): calls, bytes, elapsed seconds, mean seconds per call;\n"
-     "largest elapsed first.\n"},
+     "largest elapsed first. POSIX calls HDF5 made inside HDF5 calls (provio:nested) are left\n"
+     "out, as the HDF5 call already counts them; --nested includes them (stats, select, files,\n"
+     "objects).\n"},
     {"select",
      "usage: prov-query select [--project F,..] [--filter 'F OP V']... [--agg FN:F,..]\n"
      "                         [--group-by F,..] [--sort [-]COL,..] [--limit N] [INPUT...]\n"
@@ -133,7 +136,7 @@ bool takes_value(const std::string& o) {
 }
 
 bool is_flag(const std::string& o) {
-  static const char* flags[] = {"--up", "--down", "--max", "--min", "-h", "--help"};
+  static const char* flags[] = {"--up", "--down", "--max", "--min", "--nested", "-h", "--help"};
   for (const char* f : flags)
     if (o == f) return true;
   return false;
@@ -273,6 +276,16 @@ int cmd_lineage(const Args& a) {
   return emit(a, pq::lineage_table(v, steps));
 }
 
+// The I/O activities a question counts: without --nested, POSIX calls made inside HDF5 calls are
+// left out, since the HDF5 activity around them already counts their bytes and time.
+std::vector<pq::ActivityRecord> io_activities(const Args& a, pq::View& v) {
+  auto all = v.activities();
+  if (a.flag("--nested")) return all;
+  all.erase(std::remove_if(all.begin(), all.end(), [](const pq::ActivityRecord& r) { return r.nested; }),
+            all.end());
+  return all;
+}
+
 int cmd_stats(const Args& a) {
   long top = -1;
   if (a.flag("--top") && !parse_count(a.get("--top"), top)) return usage_error("stats: --top takes a number");
@@ -280,7 +293,7 @@ int cmd_stats(const Args& a) {
   if (int rc = load(a, 0, g)) return rc;
   pq::View v(g);
   pq::Table t;
-  std::string err = pq::stats(v, v.activities(), a.get("--by", "api"), top, t);
+  std::string err = pq::stats(v, io_activities(a, v), a.get("--by", "api"), top, t);
   if (!err.empty()) return usage_error("stats: " + err);
   return emit(a, t);
 }
@@ -303,7 +316,7 @@ int cmd_select(const Args& a) {
   if (int rc = load(a, 0, g)) return rc;
   pq::View v(g);
   pq::Table t;
-  err = pq::select(v, v.activities(), spec, t);
+  err = pq::select(v, io_activities(a, v), spec, t);
   if (!err.empty()) return usage_error("select: " + err);
   return emit(a, t);
 }
@@ -322,7 +335,7 @@ int cmd_simple(const Args& a) {
   pq::View v(g);
   pq::Table t;
   if (a.command == "programs") t = pq::programs_table(v);
-  else if (a.command == "files") t = pq::files_table(v, v.activities());
+  else if (a.command == "files") t = pq::files_table(v, io_activities(a, v));
   else if (a.command == "configs") t = pq::configs_table(v);
   else if (a.command == "metrics") t = pq::metrics_table(v);
   else if (a.command == "checkpoints") t = pq::checkpoint_mismatch_table(v);
@@ -331,7 +344,7 @@ int cmd_simple(const Args& a) {
     std::string iri;
     pq::Status s = v.resolve(a.positional[0], iri);
     if (!s.ok) return fail(s.message);
-    t = pq::objects_table(v, v.activities(), v.file_of(iri));
+    t = pq::objects_table(v, io_activities(a, v), v.file_of(iri));
   }
   return emit(a, t);
 }

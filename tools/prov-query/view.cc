@@ -153,7 +153,7 @@ std::string View::thread_label(const std::string& thread) {
 namespace {
 
 constexpr const char* kCacheName = "prov-query-activities.tsv";
-constexpr const char* kCacheMagic = "provio prov-query activity cache v1";
+constexpr const char* kCacheMagic = "provio prov-query activity cache v2";
 
 // Identifies the store's content: name, size and mtime (ns) of each of its files.
 std::string store_fingerprint(const std::string& dir) {
@@ -199,7 +199,7 @@ std::vector<std::string> split_fields(const std::string& line) {
   return out;
 }
 
-constexpr std::size_t kCacheFields = 18;
+constexpr std::size_t kCacheFields = 19;
 
 std::string to_line(const ActivityRecord& r) {
   std::string line;
@@ -209,6 +209,7 @@ std::string to_line(const ActivityRecord& r) {
   put_field(line, std::to_string(r.count));
   put_field(line, std::to_string(r.bytes));
   put_field(line, std::to_string(r.elapsed_ns));
+  put_field(line, r.nested ? "1" : "0");
   line += "end\n";
   return line;
 }
@@ -221,6 +222,7 @@ bool from_fields(const std::vector<std::string>& f, ActivityRecord& r) {
   r.count = std::strtoull(f[14].c_str(), nullptr, 10);
   r.bytes = std::strtoull(f[15].c_str(), nullptr, 10);
   r.elapsed_ns = std::strtoull(f[16].c_str(), nullptr, 10);
+  r.nested = f[17] == "1";
   return true;
 }
 
@@ -301,6 +303,7 @@ std::vector<ActivityRecord> View::compute_activities() {
     r.bytes = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
     v = g_.value(a, provio("elapsed"));
     if (!seconds_to_ns(v, r.elapsed_ns)) r.elapsed_ns = 0;
+    r.nested = g_.value(a, provio("nested")) == "true";
     r.start = g_.value(a, prov("startedAtTime"));
     r.end = g_.value(a, prov("endedAtTime"));
     if (!r.entity.empty()) {

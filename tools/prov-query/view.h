@@ -26,6 +26,9 @@ struct ActivityRecord {
   std::string rank;     // MPI rank number, "" when unknown
   std::uint64_t count = 0, bytes = 0;
   std::uint64_t elapsed_ns = 0;  // exact: sums of seconds stay exact to the ns
+  // A POSIX call HDF5 made inside a VOL callback (provio:nested): its bytes are already counted by
+  // the HDF5 activity around it, so I/O totals leave it out unless asked (--nested).
+  bool nested = false;
   std::string start, end;  // xsd:dateTime lexical forms
   // Readable names (View::entity_label full, program_label, thread label), resolved once.
   std::string entity_label, file_label, program_label, thread_label;
