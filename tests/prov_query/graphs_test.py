@@ -123,4 +123,25 @@ rows = pq.json("checkpoints", path)
 check(len(rows) == 1 and rows[0]["checkpoint"] == "/d/ckpt1.h5" and rows[0]["differences"] == "lr:0.01->0.1",
       f"checkpoints loaded under another configuration: {rows}")
 
+# Nested POSIX calls (made by HDF5 inside an H5Dwrite, provio:nested true): their bytes are the
+# H5Dwrite's, so I/O totals leave them out unless --nested asks for them.
+N = "urn:provio:run:h:sim:1"
+body = (f"<{N}> a prov:Agent, provio:Program ; provio:executable \"/bin/sim\" .\n"
+        f"<{N}/thread/0> a prov:Agent, provio:Thread ; prov:actedOnBehalfOf <{N}> .\n"
+        "<file:///d/out.h5> a prov:Entity, provio:File ; provio:path \"/d/out.h5\" .\n")
+for api, nested in (("H5Dwrite", False), ("pwrite", True)):
+    a = f"<{N}/thread/0/{api}>"
+    body += (f"{a} a prov:Activity, provio:Write ; provio:api \"{api}\" ; prov:wasAssociatedWith <{N}/thread/0> ; "
+             f"provio:count \"2\"^^xsd:unsignedLong ; provio:bytes \"4096\"^^xsd:unsignedLong ; "
+             f"provio:elapsed \"0.000001000\"^^xsd:double .\n<file:///d/out.h5> prov:wasGeneratedBy {a} ; provio:wasWrittenBy {a} .\n")
+    if nested:
+        body += f"{a} provio:nested \"true\"^^xsd:boolean .\n"
+path, g = graph("nested.ttl", body)
+rows = pq.json("stats", "--by", "file", path)
+check(len(rows) == 1 and int(rows[0]["bytes"]) == 4096 and int(rows[0]["calls"]) == 2, f"stats without nested: {rows}")
+rows = pq.json("stats", "--by", "file", "--nested", path)
+check(len(rows) == 1 and int(rows[0]["bytes"]) == 8192, f"stats --nested: {rows}")
+rows = pq.json("stats", "--by", "api", path)
+check({r["api"] for r in rows} == {"H5Dwrite"}, f"stats by api leaves pwrite out: {rows}")
+
 oracle.finish("prov_query_graphs")

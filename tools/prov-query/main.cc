@@ -35,7 +35,7 @@ constexpr const char* kUsage =
     "  sparql FILE.rq | -e QUERY     run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)\n"
     "  lineage ENTITY [--up|--down] [--depth N|all]\n"
     "                                what ENTITY came from (--up, default) or what came from it\n"
-    "  stats [--by api|file|object|rank|thread|program] [--top K]\n"
+    "  stats [--by api|file|object|rank|thread|program] [--top K] [--nested]\n"
     "                                calls, bytes, total and mean elapsed per key\n"
     "  select [--project F,..] [--filter F OP V]... [--agg FN:F,..] [--group-by F,..]\n"
     "         [--sort [-]COL,..] [--limit N]   query the I/O activities\n"
