@@ -168,27 +168,23 @@ void on_fork_child() {
   model::renew_identity_after_fork();
 }
 
+
+// The calling thread's log, created on its first event; nullptr when recording is off.
+inline ThreadLog* current_log() {
+  if (ThreadLog* log = tls_log) return log;
+  if (g_level.load(std::memory_order_relaxed) == 1) return nullptr;  // off
+  return attach_thread();
+}
+
 }  // namespace
 
 void record(const model::Event& ev) {
   if (ev.entity == model::kNoEntity) return;
-  ThreadLog* log = tls_log;
-  if (!log) {
-    if (g_level.load(std::memory_order_relaxed) == 1) return;  // off
-    log = attach_thread();
-    if (!log) return;
-  }
-  log->record(ev);
+  if (ThreadLog* log = current_log()) log->record(ev);
 }
 
 void record(const Record& r) {
-  ThreadLog* log = tls_log;
-  if (!log) {
-    if (g_level.load(std::memory_order_relaxed) == 1) return;  // off
-    log = attach_thread();
-    if (!log) return;
-  }
-  log->record(r);
+  if (ThreadLog* log = current_log()) log->record(r);
 }
 
 thread_local unsigned tls_hdf5_depth = 0;
