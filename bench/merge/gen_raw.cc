@@ -25,8 +25,10 @@ constexpr long kPerObjectFlush = 24;
 int main(int argc, char** argv) {
   long files = 16, triples = 1000000;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--files")) files = std::atol(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--triples")) triples = std::atol(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--files"))
+      files = std::atol(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--triples"))
+      triples = std::atol(argv[i + 1]);
     else {
       std::fprintf(stderr, "merge_bench_gen: unknown option %s\n", argv[i]);
       return 1;
@@ -50,8 +52,10 @@ int main(int argc, char** argv) {
         std::uint64_t now = provio_now_ns();
         for (long f = 0; f < flushes; ++f) {
           for (long o = 0; o < objects; ++o) {
-            provio_record_io(PROVIO_WRITE, "H5Dwrite", objs[static_cast<std::size_t>(o)], 4096, now + f * 1000, 1234);
-            provio_record_io(PROVIO_READ, "H5Dread", objs[static_cast<std::size_t>(o)], 4096, now + f * 1000 + 500, 987);
+            provio_record_io(PROVIO_WRITE, "H5Dwrite", objs[static_cast<std::size_t>(o)], 4096,
+                             now + f * 1000, 1234);
+            provio_record_io(PROVIO_READ, "H5Dread", objs[static_cast<std::size_t>(o)], 4096,
+                             now + f * 1000 + 500, 987);
           }
         }
       });

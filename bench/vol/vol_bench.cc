@@ -73,7 +73,8 @@ void vpic(const std::string& path, hsize_t n, int steps) {
   hid_t mspace = H5Screate_simple(1, &n, nullptr);
   H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, nullptr, &n, nullptr);
   for (int s = 0; s < steps; ++s) {
-    hid_t g = H5Gcreate2(file, ("Timestep_" + std::to_string(s)).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g =
+        H5Gcreate2(file, ("Timestep_" + std::to_string(s)).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     for (int p = 0; p < 8; ++p) {
       hid_t type = p < 6 ? H5T_NATIVE_FLOAT : H5T_NATIVE_INT;
       hid_t d = H5Dcreate2(g, kProps[p], type, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -144,7 +145,8 @@ void metadata(const std::string& dir, int groups, int dsets, int attrs) {
                             H5P_DEFAULT, H5P_DEFAULT);
       check(ds >= 0 && H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, vals) >= 0, "meta write");
       for (int a = 0; a < attrs; ++a) {
-        hid_t at = H5Acreate2(ds, ("a" + std::to_string(a)).c_str(), H5T_NATIVE_INT, scalar, H5P_DEFAULT, H5P_DEFAULT);
+        hid_t at = H5Acreate2(ds, ("a" + std::to_string(a)).c_str(), H5T_NATIVE_INT, scalar, H5P_DEFAULT,
+                              H5P_DEFAULT);
         check(at >= 0 && H5Awrite(at, H5T_NATIVE_INT, &a) >= 0, "attr write");
         H5Aclose(at);
       }

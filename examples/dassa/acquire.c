@@ -6,7 +6,7 @@
 
 #include "dassa_common.h"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, ranks;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
 
   hsize_t first, rows;
   dassa_rows(rank, ranks, channels, &first, &rows);
-  float *buf = malloc(rows * samples * sizeof *buf);
+  float* buf = malloc(rows * samples * sizeof *buf);
   for (hsize_t c = 0; c < rows; ++c)
     for (hsize_t t = 0; t < samples; ++t)
       buf[c * samples + t] = (float)sin(0.01 * (double)t * (double)(first + c + 1));
@@ -55,8 +55,9 @@ int main(int argc, char **argv) {
   H5Fclose(file);
   H5Pclose(fapl);
   free(buf);
-  if (rank == 0) printf("acquire: wrote %llu channels x %llu samples to %s\n", (unsigned long long)channels,
-                        (unsigned long long)samples, argv[1]);
+  if (rank == 0)
+    printf("acquire: wrote %llu channels x %llu samples to %s\n", (unsigned long long)channels,
+           (unsigned long long)samples, argv[1]);
   MPI_Finalize();
   return 0;
 }

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: analyze IN.h5\n");
     return 1;
@@ -17,7 +17,7 @@ int main(int argc, char **argv) {
   hid_t space = H5Dget_space(dset);
   hsize_t dims[2];
   H5Sget_simple_extent_dims(space, dims, NULL);
-  float *buf = malloc(dims[0] * dims[1] * sizeof *buf);
+  float* buf = malloc(dims[0] * dims[1] * sizeof *buf);
   if (H5Dread(dset, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) return 1;
   double best = 0;
   hsize_t best_channel = 0;

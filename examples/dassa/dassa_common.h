@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define DASSA_CHECK(expr)                                                     \
-  do {                                                                        \
-    if ((expr) < 0) {                                                         \
-      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #expr);       \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                           \
-    }                                                                         \
+#define DASSA_CHECK(expr)                                               \
+  do {                                                                  \
+    if ((expr) < 0) {                                                   \
+      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #expr); \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                     \
+    }                                                                   \
   } while (0)
 
 static inline hid_t dassa_fapl(void) {
@@ -29,7 +29,7 @@ static inline hid_t dassa_collective(void) {
 }
 
 /* Selects this rank's rows [first, first + rows) of a channels x samples dataspace. */
-static inline void dassa_rows(int rank, int ranks, hsize_t channels, hsize_t *first, hsize_t *rows) {
+static inline void dassa_rows(int rank, int ranks, hsize_t channels, hsize_t* first, hsize_t* rows) {
   hsize_t per = channels / (hsize_t)ranks, extra = channels % (hsize_t)ranks;
   *first = (hsize_t)rank * per + ((hsize_t)rank < extra ? (hsize_t)rank : extra);
   *rows = per + ((hsize_t)rank < extra ? 1 : 0);

@@ -4,7 +4,7 @@
  * writes /DAS/decimated to OUT.h5. */
 #include "dassa_common.h"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, ranks;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -29,12 +29,12 @@ int main(int argc, char **argv) {
   hsize_t start[2] = {first, 0}, count[2] = {rows, dims[1]};
   DASSA_CHECK(H5Sselect_hyperslab(src_space, H5S_SELECT_SET, start, NULL, count, NULL));
   hid_t mem = H5Screate_simple(2, count, NULL);
-  float *buf = malloc(rows * dims[1] * sizeof *buf);
+  float* buf = malloc(rows * dims[1] * sizeof *buf);
   hid_t dxpl = dassa_collective();
   DASSA_CHECK(H5Dread(src, H5T_NATIVE_FLOAT, mem, src_space, dxpl, buf));
 
   hsize_t out_samples = dims[1] / factor;
-  float *out_buf = malloc(rows * out_samples * sizeof *out_buf);
+  float* out_buf = malloc(rows * out_samples * sizeof *out_buf);
   for (hsize_t c = 0; c < rows; ++c)
     for (hsize_t t = 0; t < out_samples; ++t) {
       float sum = 0;
@@ -47,7 +47,8 @@ int main(int argc, char **argv) {
   hid_t group = H5Gcreate2(out, "/DAS", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   hsize_t out_dims[2] = {dims[0], out_samples};
   hid_t out_space = H5Screate_simple(2, out_dims, NULL);
-  hid_t dst = H5Dcreate2(group, "decimated", H5T_NATIVE_FLOAT, out_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t dst =
+      H5Dcreate2(group, "decimated", H5T_NATIVE_FLOAT, out_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   DASSA_CHECK(dst);
   hsize_t out_count[2] = {rows, out_samples};
   DASSA_CHECK(H5Sselect_hyperslab(out_space, H5S_SELECT_SET, start, NULL, out_count, NULL));

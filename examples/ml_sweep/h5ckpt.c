@@ -11,8 +11,8 @@
 
 /* Creates (truncates) `path` and writes each of the n row-major double matrices as
  * /weights/<names[i]>. */
-int h5ckpt_write(const char *path, size_t n, const char *const *names, const double *const *data,
-                 const size_t *rows, const size_t *cols) {
+int h5ckpt_write(const char* path, size_t n, const char* const* names, const double* const* data,
+                 const size_t* rows, const size_t* cols) {
   int rc = -1;
   hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (file < 0) return -1;
@@ -22,8 +22,9 @@ int h5ckpt_write(const char *path, size_t n, const char *const *names, const dou
     for (size_t i = 0; i < n && rc == 0; ++i) {
       hsize_t dims[2] = {rows[i], cols[i]};
       hid_t space = H5Screate_simple(2, dims, NULL);
-      hid_t dset = space < 0 ? -1 : H5Dcreate2(group, names[i], H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
-                                               H5P_DEFAULT, H5P_DEFAULT);
+      hid_t dset = space < 0 ? -1
+                             : H5Dcreate2(group, names[i], H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT,
+                                          H5P_DEFAULT);
       if (dset < 0 || H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data[i]) < 0) rc = -1;
       if (dset >= 0) H5Dclose(dset);
       if (space >= 0) H5Sclose(space);

@@ -35,7 +35,8 @@ std::map<std::string, std::string> read_config(const std::string& path) {
   return cfg;
 }
 
-bool write_field(hid_t loc, const std::string& name, const std::vector<double>& field, hsize_t ny, hsize_t nx) {
+bool write_field(hid_t loc, const std::string& name, const std::vector<double>& field, hsize_t ny,
+                 hsize_t nx) {
   hsize_t dims[2] = {ny, nx};
   hid_t space = H5Screate_simple(2, dims, nullptr);
   hid_t dset = H5Dcreate2(loc, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -59,13 +60,14 @@ int main(int argc, char** argv) {
   const double alpha = num("alpha", 0.2);
   const std::string out = cfg.count("output") ? cfg["output"] : "heat.h5";
 
-  provio::Workflow workflow("heat-diffusion");                 // provio
-  provio::Task task("simulate");                               // provio
-  provio::config_file(argv[1]);                                // provio
+  provio::Workflow workflow("heat-diffusion");  // provio
+  provio::Task task("simulate");                // provio
+  provio::config_file(argv[1]);                 // provio
 
   std::vector<double> t(static_cast<std::size_t>(nx * ny), 0.0), next(t.size());
   for (int y = ny / 3; y < 2 * ny / 3; ++y)
-    for (int x = nx / 3; x < 2 * nx / 3; ++x) t[static_cast<std::size_t>(y * nx + x)] = num("hot_temperature", 100);
+    for (int x = nx / 3; x < 2 * nx / 3; ++x)
+      t[static_cast<std::size_t>(y * nx + x)] = num("hot_temperature", 100);
 
   hid_t file = H5Fcreate(out.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (file < 0) return 1;
@@ -81,14 +83,15 @@ int main(int argc, char** argv) {
     }
     std::swap(t, next);
     if (s % every == 0) {
-      ok = write_field(snaps, "step_" + std::to_string(s), t, static_cast<hsize_t>(ny), static_cast<hsize_t>(nx));
+      ok = write_field(snaps, "step_" + std::to_string(s), t, static_cast<hsize_t>(ny),
+                       static_cast<hsize_t>(nx));
       provio::metric("max_temperature", *std::max_element(t.begin(), t.end()), s);  // provio
     }
   }
   ok = ok && write_field(file, "temperature", t, static_cast<hsize_t>(ny), static_cast<hsize_t>(nx));
   if (snaps >= 0) H5Gclose(snaps);
   if (H5Fclose(file) < 0) ok = false;
-  task.output(provio::Data::file(out));                       // provio
+  task.output(provio::Data::file(out));  // provio
   std::printf("%s: %d steps on %dx%d, max temperature %.3f\n", out.c_str(), steps, nx, ny,
               *std::max_element(t.begin(), t.end()));
   return ok ? 0 : 1;

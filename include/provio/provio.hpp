@@ -26,7 +26,9 @@
 
 namespace provio {
 
-inline std::string last_error() { return provio_last_error(); }
+inline std::string last_error() {
+  return provio_last_error();
+}
 
 // A data reference: a file or HDF5 object, with the IRI the I/O layers use for it.
 struct Data {
@@ -45,7 +47,9 @@ class Value {
  public:
   Value(bool b) : v_(provio_bool(b)) {}
   template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
-  Value(T i) : v_(std::is_signed_v<T> ? provio_int(static_cast<int64_t>(i)) : provio_uint(static_cast<uint64_t>(i))) {}
+  Value(T i)
+      : v_(std::is_signed_v<T> ? provio_int(static_cast<int64_t>(i))
+                               : provio_uint(static_cast<uint64_t>(i))) {}
   template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
   Value(T d) : v_(provio_double(static_cast<double>(d))) {}
   Value(const char* s) : v_(provio_string(s)) {}
@@ -191,7 +195,9 @@ inline int model(Data d, Config c = {}, int64_t step = PROVIO_NO_STEP, const cha
 inline int dataset(Data d, provio_stage_t stage = PROVIO_STAGE_NONE, const char* name = nullptr) {
   return provio_dataset(name, d.id, stage);
 }
-inline int program_type(const char* name) { return provio_program_type(name); }
+inline int program_type(const char* name) {
+  return provio_program_type(name);
+}
 inline int properties(std::initializer_list<Entry> entries) {
   auto p = detail::params(entries);
   return provio_properties(p.data(), p.size());

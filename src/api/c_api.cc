@@ -1,14 +1,13 @@
 // The C ABI of libprovio's recording API (include/provio/provio.h): argument checks, then the
 // internal calls. Errors are reported through return codes and provio_last_error().
-#include "provio/provio.h"
-
 #include <cerrno>
 #include <string>
 
 #include "model/api_names.h"
 #include "model/clock.h"
-#include "model/errno_saver.h"
 #include "model/entities.h"
+#include "model/errno_saver.h"
+#include "provio/provio.h"
 #include "store/recorder.h"
 
 namespace {
@@ -20,12 +19,13 @@ int fail(const char* message) {
   return PROVIO_EINVAL;
 }
 
-
 }  // namespace
 
 namespace provio::api {
 // The workflow API (src/api/workflow.cc) reports through the same per-thread slot.
-void set_last_error(const char* message) { tls_error = message; }
+void set_last_error(const char* message) {
+  tls_error = message;
+}
 }  // namespace provio::api
 
 extern "C" {
@@ -69,13 +69,17 @@ int provio_record_io(provio_op_t op, const char* api, provio_entity_t entity, ui
   return PROVIO_OK;
 }
 
-uint64_t provio_now_ns(void) { return provio::model::clock::wall_ns(); }
+uint64_t provio_now_ns(void) {
+  return provio::model::clock::wall_ns();
+}
 
 void provio_flush(void) {
   provio::model::ErrnoSaver saver;
   provio::store::flush_all();
 }
 
-const char* provio_last_error(void) { return tls_error.c_str(); }
+const char* provio_last_error(void) {
+  return tls_error.c_str();
+}
 
 }  // extern "C"

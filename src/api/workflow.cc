@@ -6,12 +6,12 @@
 // open workflow): a metric or task record takes no lock and allocates nothing, like an I/O event.
 #include <pthread.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
-#include <atomic>
 #include <string_view>
 #include <vector>
 
@@ -78,19 +78,30 @@ int submit(Record& r) {
   return PROVIO_OK;
 }
 
-bool nonempty(const char* s) { return s && *s; }
+bool nonempty(const char* s) {
+  return s && *s;
+}
 
 // Fills the value fields of `r`; on a bad value reports for `fn` and returns false.
 bool take_value(const char* fn, const char* key, const provio_value_t& v, Record& r) {
   switch (v.type) {
-    case PROVIO_VALUE_INT: r.vtype = ValueType::kInt; r.num.i = v.v.i; return true;
-    case PROVIO_VALUE_UINT: r.vtype = ValueType::kUint; r.num.u = v.v.u; return true;
+    case PROVIO_VALUE_INT:
+      r.vtype = ValueType::kInt;
+      r.num.i = v.v.i;
+      return true;
+    case PROVIO_VALUE_UINT:
+      r.vtype = ValueType::kUint;
+      r.num.u = v.v.u;
+      return true;
     case PROVIO_VALUE_DOUBLE:
       if (std::isnan(v.v.d)) return fail("%s: value of \"%.64s\" is NaN", fn, key), false;
       r.vtype = ValueType::kDouble;
       r.num.d = v.v.d;
       return true;
-    case PROVIO_VALUE_BOOL: r.vtype = ValueType::kBool; r.num.u = v.v.b != 0; return true;
+    case PROVIO_VALUE_BOOL:
+      r.vtype = ValueType::kBool;
+      r.num.u = v.v.b != 0;
+      return true;
     case PROVIO_VALUE_STRING:
       if (!v.v.s) return fail("%s: value of \"%.64s\" is a null string", fn, key), false;
       r.vtype = ValueType::kString;
@@ -109,7 +120,8 @@ bool take_value(const char* fn, const char* key, const provio_value_t& v, Record
       return true;
     }
     case PROVIO_VALUE_ENTITY:
-      if (!provio::model::entity(v.v.e)) return fail("%s: value of \"%.64s\" is an unknown entity", fn, key), false;
+      if (!provio::model::entity(v.v.e))
+        return fail("%s: value of \"%.64s\" is an unknown entity", fn, key), false;
       r.vtype = ValueType::kEntity;
       r.entity = v.v.e;
       return true;
@@ -165,7 +177,8 @@ KeyOwner property_owner(std::uint64_t& subject) {
   return KeyOwner::kProgramProperty;
 }
 
-int task_entries(const char* fn, provio_task_t task, const provio_param_t* params, std::size_t n, KeyOwner owner) {
+int task_entries(const char* fn, provio_task_t task, const provio_param_t* params, std::size_t n,
+                 KeyOwner owner) {
   provio::model::ErrnoSaver saver;
   std::uint64_t t = open_task(fn, task);
   if (!t) return PROVIO_EINVAL;
@@ -208,21 +221,35 @@ provio_value_t make_value(provio_value_type_t type, Set set) {
   return x;
 }
 
-bool valid_stage(provio_stage_t s) { return s >= PROVIO_STAGE_NONE && s <= PROVIO_STAGE_TESTING; }
+bool valid_stage(provio_stage_t s) {
+  return s >= PROVIO_STAGE_NONE && s <= PROVIO_STAGE_TESTING;
+}
 
 }  // namespace
 
 extern "C" {
 
-provio_value_t provio_int(int64_t v) { return make_value(PROVIO_VALUE_INT, [&](auto& u) { u.i = v; }); }
-provio_value_t provio_uint(uint64_t v) { return make_value(PROVIO_VALUE_UINT, [&](auto& u) { u.u = v; }); }
-provio_value_t provio_double(double v) { return make_value(PROVIO_VALUE_DOUBLE, [&](auto& u) { u.d = v; }); }
-provio_value_t provio_bool(int v) { return make_value(PROVIO_VALUE_BOOL, [&](auto& u) { u.b = v; }); }
-provio_value_t provio_string(const char* v) { return make_value(PROVIO_VALUE_STRING, [&](auto& u) { u.s = v; }); }
+provio_value_t provio_int(int64_t v) {
+  return make_value(PROVIO_VALUE_INT, [&](auto& u) { u.i = v; });
+}
+provio_value_t provio_uint(uint64_t v) {
+  return make_value(PROVIO_VALUE_UINT, [&](auto& u) { u.u = v; });
+}
+provio_value_t provio_double(double v) {
+  return make_value(PROVIO_VALUE_DOUBLE, [&](auto& u) { u.d = v; });
+}
+provio_value_t provio_bool(int v) {
+  return make_value(PROVIO_VALUE_BOOL, [&](auto& u) { u.b = v; });
+}
+provio_value_t provio_string(const char* v) {
+  return make_value(PROVIO_VALUE_STRING, [&](auto& u) { u.s = v; });
+}
 provio_value_t provio_integer_text(const char* decimal) {
   return make_value(PROVIO_VALUE_INTEGER, [&](auto& u) { u.s = decimal; });
 }
-provio_value_t provio_data(provio_entity_t e) { return make_value(PROVIO_VALUE_ENTITY, [&](auto& u) { u.e = e; }); }
+provio_value_t provio_data(provio_entity_t e) {
+  return make_value(PROVIO_VALUE_ENTITY, [&](auto& u) { u.e = e; });
+}
 
 int provio_workflow_open(const char* name, const char* campaign) {
   provio::model::ErrnoSaver saver;
@@ -279,9 +306,12 @@ int provio_task_end(provio_task_t task) {
   auto id = static_cast<unsigned long long>(task);
   if (task == 0) return fail("provio_task_end: task 0 is not a task");
   if (tls_tasks.innermost() != task) {
-    if (tls_tasks.contains(task)) return fail("provio_task_end: task %llu has open subtasks; end them first", id);
+    if (tls_tasks.contains(task))
+      return fail("provio_task_end: task %llu has open subtasks; end them first", id);
     if (task <= g_last_task.load(std::memory_order_relaxed)) {
-      return fail("provio_task_end: task %llu is not open on this thread (ended twice, or begun on another thread)", id);
+      return fail(
+          "provio_task_end: task %llu is not open on this thread (ended twice, or begun on another thread)",
+          id);
     }
     return fail("provio_task_end: unknown task %llu", id);
   }
@@ -292,7 +322,9 @@ int provio_task_end(provio_task_t task) {
   return submit(r);
 }
 
-provio_task_t provio_current_task(void) { return tls_tasks.innermost(); }
+provio_task_t provio_current_task(void) {
+  return tls_tasks.innermost();
+}
 
 int provio_task_input(provio_task_t task, provio_entity_t data) {
   return task_data("provio_task_input", task, data, RecordKind::kTaskInput);
@@ -315,7 +347,8 @@ int provio_task_use_config(provio_task_t task, provio_config_t config) {
   std::uint64_t t = open_task("provio_task_use_config", task);
   if (!t) return PROVIO_EINVAL;
   if (config == 0 || config > g_last_config.load(std::memory_order_relaxed)) {
-    return fail("provio_task_use_config: unknown configuration %llu", static_cast<unsigned long long>(config));
+    return fail("provio_task_use_config: unknown configuration %llu",
+                static_cast<unsigned long long>(config));
   }
   Record r;
   r.kind = RecordKind::kTaskUseConfig;
@@ -329,7 +362,8 @@ provio_config_t provio_config(const char* name, provio_config_kind_t kind, const
   provio::model::ErrnoSaver saver;
   constexpr const char* fn = "provio_config";
   install_fork_handler();
-  if (kind < PROVIO_CONFIG_GENERAL || kind > PROVIO_CONFIG_DATA_SELECTION) return fail("%s: unknown kind", fn), 0;
+  if (kind < PROVIO_CONFIG_GENERAL || kind > PROVIO_CONFIG_DATA_SELECTION)
+    return fail("%s: unknown kind", fn), 0;
   std::vector<Record> entries;
   if (!take_entries(fn, params, n, entries)) return 0;
   std::uint64_t c = g_last_config.fetch_add(1, std::memory_order_relaxed) + 1;

@@ -1,12 +1,12 @@
 // API name interning (see api_names.h). A fixed table: there are a few hundred API names in all.
 #include "model/api_names.h"
 
+#include <pthread.h>
+
 #include <array>
 #include <atomic>
 #include <mutex>
 #include <string>
-
-#include <pthread.h>
 
 namespace provio::model {
 namespace {

@@ -14,8 +14,12 @@ inline std::uint64_t read(clockid_t id) {
   clock_gettime(id, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
 }
-inline std::uint64_t wall_ns() { return read(CLOCK_REALTIME); }
-inline std::uint64_t mono_ns() { return read(CLOCK_MONOTONIC); }
+inline std::uint64_t wall_ns() {
+  return read(CLOCK_REALTIME);
+}
+inline std::uint64_t mono_ns() {
+  return read(CLOCK_MONOTONIC);
+}
 
 // Times one underlying call: start it before, read elapsed after.
 class Stopwatch {

@@ -42,11 +42,16 @@ std::optional<std::uint64_t> parse_size(std::string_view v) {
   std::string_view unit = trim(std::string_view(end, static_cast<std::size_t>(v.data() + v.size() - end)));
   std::string u = upper(unit);
   int shift = 0;
-  if (u.empty() || u == "B") shift = 0;
-  else if (u == "K" || u == "KB" || u == "KIB") shift = 10;
-  else if (u == "M" || u == "MB" || u == "MIB") shift = 20;
-  else if (u == "G" || u == "GB" || u == "GIB") shift = 30;
-  else return std::nullopt;
+  if (u.empty() || u == "B")
+    shift = 0;
+  else if (u == "K" || u == "KB" || u == "KIB")
+    shift = 10;
+  else if (u == "M" || u == "MB" || u == "MIB")
+    shift = 20;
+  else if (u == "G" || u == "GB" || u == "GIB")
+    shift = 30;
+  else
+    return std::nullopt;
   if (shift && n > (UINT64_MAX >> shift)) return std::nullopt;
   return n << shift;
 }
@@ -71,17 +76,24 @@ class Parser {
   void set(const std::string& key, std::string_view raw, std::string_view where) {
     std::string_view v = trim(raw);
     auto bad = [&](const char* expected) {
-      warn_(std::string(where) + key + "='" + std::string(v) + "': expected " + expected + ", using the default");
+      warn_(std::string(where) + key + "='" + std::string(v) + "': expected " + expected +
+            ", using the default");
     };
     if (key == "LEVEL" || key == "PROV_LEVEL") {
       std::string u = upper(v);
-      if (u == "OFF" || u == "NONE" || u == "0") c_.level = Level::kOff;
-      else if (u == "SUMMARY" || u == "DEFAULT" || u == "1") c_.level = Level::kSummary;
-      else if (u == "TRACE" || u == "ALL" || u == "2") c_.level = Level::kTrace;
-      else bad("off, summary or trace");
+      if (u == "OFF" || u == "NONE" || u == "0")
+        c_.level = Level::kOff;
+      else if (u == "SUMMARY" || u == "DEFAULT" || u == "1")
+        c_.level = Level::kSummary;
+      else if (u == "TRACE" || u == "ALL" || u == "2")
+        c_.level = Level::kTrace;
+      else
+        bad("off, summary or trace");
     } else if (key == "DIR" || key == "PROV_DIR" || key == "PROV_FILE_DIR") {
-      if (v.empty()) bad("a directory");
-      else c_.dir.assign(v);
+      if (v.empty())
+        bad("a directory");
+      else
+        c_.dir.assign(v);
     } else if (key == "TRACE_EVENTS") {
       size(v, c_.trace_events, 16, bad);
     } else if (key == "SUMMARY_SLOTS") {
@@ -90,20 +102,26 @@ class Parser {
       size(v, c_.max_entities, 1, bad);
     } else if (key == "MEMORY") {
       auto n = parse_size(v);
-      if (n && *n >= (64u << 10)) c_.memory_limit = *n;
-      else bad("a size of at least 64K such as 256M");
+      if (n && *n >= (64u << 10))
+        c_.memory_limit = *n;
+      else
+        bad("a size of at least 64K such as 256M");
     } else if (key == "FLUSH_INTERVAL") {
       auto ns = parse_seconds_ns(v);
-      if (ns) c_.flush_interval_ns = *ns;
-      else bad("seconds, such as 30 or 0.5");
+      if (ns)
+        c_.flush_interval_ns = *ns;
+      else
+        bad("seconds, such as 30 or 0.5");
     } else if (key == "WORKFLOW" || key == "WORKFLOW_NAME") {
       c_.workflow.assign(v);
     } else if (key == "CAMPAIGN") {
       c_.campaign.assign(v);
     } else if (auto cls = enable_key(key)) {
       auto b = parse_bool(v);
-      if (b) c_.track[static_cast<std::size_t>(*cls)] = *b;
-      else bad("a boolean (1/0, true/false, yes/no, on/off)");
+      if (b)
+        c_.track[static_cast<std::size_t>(*cls)] = *b;
+      else
+        bad("a boolean (1/0, true/false, yes/no, on/off)");
     }
   }
 
@@ -111,16 +129,21 @@ class Parser {
   template <typename Bad>
   void size(std::string_view v, std::size_t& out, std::size_t min, Bad& bad) {
     auto n = parse_size(v);
-    if (n && *n >= min) out = static_cast<std::size_t>(*n);
-    else bad(("an integer >= " + std::to_string(min)).c_str());
+    if (n && *n >= min)
+      out = static_cast<std::size_t>(*n);
+    else
+      bad(("an integer >= " + std::to_string(min)).c_str());
   }
 
   static std::optional<EntityClass> enable_key(const std::string& key) {
     // TRACK_<CLASS> (ours) and ENABLE_<CLASS> (PROV-IO's).
     std::string_view k = key;
-    if (k.rfind("TRACK_", 0) == 0) k.remove_prefix(6);
-    else if (k.rfind("ENABLE_", 0) == 0) k.remove_prefix(7);
-    else return std::nullopt;
+    if (k.rfind("TRACK_", 0) == 0)
+      k.remove_prefix(6);
+    else if (k.rfind("ENABLE_", 0) == 0)
+      k.remove_prefix(7);
+    else
+      return std::nullopt;
     if (k == "FILE") return EntityClass::kFile;
     if (k == "DIRECTORY") return EntityClass::kDirectory;
     if (k == "GROUP") return EntityClass::kGroup;
@@ -136,11 +159,14 @@ class Parser {
 };
 
 // Every key the environment may set, without the prefix.
-constexpr const char* kEnvKeys[] = {
-    "LEVEL",        "DIR",           "TRACE_EVENTS",   "SUMMARY_SLOTS",  "MAX_ENTITIES",
-    "MEMORY",       "FLUSH_INTERVAL", "WORKFLOW",      "CAMPAIGN",       "TRACK_FILE",
-    "TRACK_DIRECTORY", "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE", "TRACK_DATATYPE",
-    "TRACK_LINK"};
+constexpr const char* kEnvKeys[] = {"LEVEL",           "DIR",
+                                    "TRACE_EVENTS",    "SUMMARY_SLOTS",
+                                    "MAX_ENTITIES",    "MEMORY",
+                                    "FLUSH_INTERVAL",  "WORKFLOW",
+                                    "CAMPAIGN",        "TRACK_FILE",
+                                    "TRACK_DIRECTORY", "TRACK_GROUP",
+                                    "TRACK_DATASET",   "TRACK_ATTRIBUTE",
+                                    "TRACK_DATATYPE",  "TRACK_LINK"};
 
 Snapshot<Config> g_config;
 
@@ -187,7 +213,9 @@ Config parse_config(std::string_view file_text, const EnvLookup& env, const Conf
   return c;
 }
 
-const Config& config() { return g_config.get(load_from_process); }
+const Config& config() {
+  return g_config.get(load_from_process);
+}
 
 void reload_config() {
   g_config.update(load_from_process, [](const Config&) { return load_from_process(); });

@@ -19,14 +19,14 @@ enum class Level : std::uint8_t { kOff, kSummary, kTrace };
 
 struct Config {
   Level level = Level::kSummary;
-  std::string dir;                           // output directory; empty: default_output_dir()
-  std::size_t trace_events = 8192;           // per-thread trace buffer, in events
-  std::size_t summary_slots = 4096;          // per-thread summary table, in activities
+  std::string dir;                                   // output directory; empty: default_output_dir()
+  std::size_t trace_events = 8192;                   // per-thread trace buffer, in events
+  std::size_t summary_slots = 4096;                  // per-thread summary table, in activities
   std::uint64_t flush_interval_ns = 30'000'000'000;  // time bound between flushes
-  std::size_t memory_limit = 256u << 20;     // bytes for all thread buffers of the process
-  std::size_t max_entities = 1u << 20;       // distinct files + objects tracked per process
-  std::string workflow;                      // PROVIO_WORKFLOW
-  std::string campaign;                      // PROVIO_CAMPAIGN
+  std::size_t memory_limit = 256u << 20;             // bytes for all thread buffers of the process
+  std::size_t max_entities = 1u << 20;               // distinct files + objects tracked per process
+  std::string workflow;                              // PROVIO_WORKFLOW
+  std::string campaign;                              // PROVIO_CAMPAIGN
   // Which entity classes are recorded (PROV-IO's ENABLE_* keys); all on by default.
   std::array<bool, static_cast<std::size_t>(EntityClass::kCount_)> track = make_all_tracked();
 

@@ -2,12 +2,12 @@
 // entry's address never changes and readers need no lock once they hold an id.
 #include "model/entities.h"
 
+#include <pthread.h>
+
 #include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
-
-#include <pthread.h>
 #include <unordered_map>
 
 #include "model/config.h"
@@ -101,7 +101,9 @@ EntityId record_entity(std::string_view iri, std::string_view label, std::string
   return registry().intern(EntityClass::kRecord, kNoEntity, std::string(iri), label, type);
 }
 
-const Entity* entity(EntityId id) { return registry().get(id); }
+const Entity* entity(EntityId id) {
+  return registry().get(id);
+}
 
 EntityId file_of(EntityId id) {
   for (const Entity* e = entity(id); e; e = entity(e->parent)) {
@@ -113,6 +115,8 @@ EntityId file_of(EntityId id) {
   return kNoEntity;
 }
 
-std::size_t entity_count() { return registry().size(); }
+std::size_t entity_count() {
+  return registry().size();
+}
 
 }  // namespace provio::model

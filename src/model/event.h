@@ -16,14 +16,14 @@ inline constexpr std::int64_t kNoOffset = -1;
 
 struct Event {
   Op op = Op::kAccess;
-  std::uint8_t flags = kFlagNone;  // EventFlag bits
-  ApiId api = 0;                   // the concrete call: H5Dwrite, pwrite, …
-  EntityId entity = kNoEntity;     // what the call acted on
-  EntityId other = kNoEntity;      // rename/copy/link target: derived from `entity`
-  std::uint64_t bytes = 0;         // bytes moved, 0 when the call moves none
-  std::int64_t offset = kNoOffset; // file offset of a positioned transfer (trace level only)
-  std::uint64_t start_ns = 0;      // wall clock, ns since the epoch (clock::wall_ns)
-  std::uint64_t elapsed_ns = 0;    // duration of the underlying call only
+  std::uint8_t flags = kFlagNone;   // EventFlag bits
+  ApiId api = 0;                    // the concrete call: H5Dwrite, pwrite, …
+  EntityId entity = kNoEntity;      // what the call acted on
+  EntityId other = kNoEntity;       // rename/copy/link target: derived from `entity`
+  std::uint64_t bytes = 0;          // bytes moved, 0 when the call moves none
+  std::int64_t offset = kNoOffset;  // file offset of a positioned transfer (trace level only)
+  std::uint64_t start_ns = 0;       // wall clock, ns since the epoch (clock::wall_ns)
+  std::uint64_t elapsed_ns = 0;     // duration of the underlying call only
 };
 
 }  // namespace provio::model

@@ -45,7 +45,8 @@ std::uint64_t process_start_ns() {
     if (!p) return now;
     ++p;
   }
-  std::uint64_t start_since_boot = std::strtoull(p, nullptr, 10) * (1000000000ull / static_cast<std::uint64_t>(ticks_per_s));
+  std::uint64_t start_since_boot =
+      std::strtoull(p, nullptr, 10) * (1000000000ull / static_cast<std::uint64_t>(ticks_per_s));
   std::uint64_t since_boot = clock::read(CLOCK_BOOTTIME);
   if (start_since_boot > since_boot) return now;
   return now - (since_boot - start_since_boot);
@@ -98,7 +99,8 @@ Identity* read_identity() {
   id->workflow = config().workflow;
   id->campaign = config().campaign;
   fill_iris(*id);
-  if (id->parent_exec_iri.compare(0, id->exec_iri.rfind(':') + 1, id->exec_iri, 0, id->exec_iri.rfind(':') + 1) == 0) {
+  if (id->parent_exec_iri.compare(0, id->exec_iri.rfind(':') + 1, id->exec_iri, 0,
+                                  id->exec_iri.rfind(':') + 1) == 0) {
     // exec without fork (the parent run has our host and pid) keeps the process start time: the
     // new program is a new execution, started now. Comparing host:pid, not the whole IRI, also
     // keeps a second exec in a row apart from the first program.
@@ -113,7 +115,9 @@ Snapshot<Identity> g_identity;
 
 }  // namespace
 
-const Identity& identity() { return g_identity.get(read_identity); }
+const Identity& identity() {
+  return g_identity.get(read_identity);
+}
 
 void renew_identity_after_fork() {
   // Only the forking thread exists in the child. The parent's buffers, which the store discards,
@@ -147,10 +151,15 @@ std::string job_id_from_env() {
   };
   // Batch schedulers first: they tie all launches of one job together.
   static constexpr Source kSources[] = {
-      {"SLURM_JOB_ID", "slurm-"},   {"PBS_JOBID", "pbs-"},  {"LSB_JOBID", "lsf-"},
-      {"FLUX_JOB_ID", "flux-"},     {"COBALT_JOBID", "cobalt-"},
+      {"SLURM_JOB_ID", "slurm-"},
+      {"PBS_JOBID", "pbs-"},
+      {"LSB_JOBID", "lsf-"},
+      {"FLUX_JOB_ID", "flux-"},
+      {"COBALT_JOBID", "cobalt-"},
       // MPI launchers: OpenMPI/PRRTE (PMIx namespace), MPICH hydra (PMI KVS name).
-      {"PMIX_NAMESPACE", "mpi-"},   {"OMPI_MCA_ess_base_jobid", "mpi-"}, {"PMI_KVSNAME", "mpi-"},
+      {"PMIX_NAMESPACE", "mpi-"},
+      {"OMPI_MCA_ess_base_jobid", "mpi-"},
+      {"PMI_KVSNAME", "mpi-"},
   };
   for (const Source& s : kSources) {
     std::string v = getenv_str(s.var);
@@ -160,8 +169,8 @@ std::string job_id_from_env() {
 }
 
 int rank_from_env() {
-  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "PALS_RANKID",
-                        "MV2_COMM_WORLD_RANK", "SLURM_PROCID", "FLUX_TASK_RANK"}) {
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "PALS_RANKID", "MV2_COMM_WORLD_RANK",
+                        "SLURM_PROCID", "FLUX_TASK_RANK"}) {
     if (const char* s = std::getenv(v); s && *s) {
       char* end = nullptr;
       long r = std::strtol(s, &end, 10);

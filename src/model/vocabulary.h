@@ -104,6 +104,8 @@ constexpr std::string_view class_term(EntityClass c) {
 }
 
 // Short lower-case names, used in configuration keys and activity IRIs.
-constexpr std::string_view op_name(Op op) { return terms(op).activity_class.substr(7); }
+constexpr std::string_view op_name(Op op) {
+  return terms(op).activity_class.substr(7);
+}
 
 }  // namespace provio::model

@@ -40,8 +40,10 @@ void FdTable::set(int fd, std::uint32_t value) {
   }
   Overflow& o = overflow();
   std::lock_guard<std::mutex> lock(o.mutex);
-  if (value == kUnknown) o.map.erase(fd);
-  else o.map[fd] = value;
+  if (value == kUnknown)
+    o.map.erase(fd);
+  else
+    o.map[fd] = value;
 }
 
 void FdTable::clear_range(unsigned first, unsigned last) {
@@ -57,8 +59,12 @@ void FdTable::clear_range(unsigned first, unsigned last) {
   }
 }
 
-void FdTable::lock_for_fork() { overflow().mutex.lock(); }
-void FdTable::unlock_after_fork() { overflow().mutex.unlock(); }
+void FdTable::lock_for_fork() {
+  overflow().mutex.lock();
+}
+void FdTable::unlock_after_fork() {
+  overflow().mutex.unlock();
+}
 
 FdTable& fd_table() {
   static FdTable t;

@@ -4,8 +4,8 @@
 // Hard rule: lookups are lock-free and allocation-free. Descriptors below kDirect live in a fixed
 // array of atomics indexed by the descriptor; the rare larger ones in a mutex-guarded map.
 //
-// A slot holds an entity id (with the kUsed bit), kIgnored (a pipe, socket, excluded path, …) or kUnknown (never seen:
-// a descriptor inherited from the parent or opened by a call the shim does not wrap). Unknown
+// A slot holds an entity id (with the kUsed bit), kIgnored (a pipe, socket, excluded path, …) or kUnknown
+// (never seen: a descriptor inherited from the parent or opened by a call the shim does not wrap). Unknown
 // slots are resolved on first use through /proc/self/fd (paths.h). The table survives dup, dup2,
 // dup3 and fcntl(F_DUPFD*) (the wrappers copy the slot) and fork (the child inherits the same
 // open files, so it keeps the table; only the overflow lock is re-made). exec starts a new image
@@ -26,8 +26,12 @@ inline constexpr std::uint32_t kIgnored = 0xFFFFFFFFu;  // not a tracked file
 inline constexpr std::uint32_t kUsed = 1u << 30;
 
 // The entity in a slot value (kNoEntity for kUnknown and kIgnored).
-constexpr std::uint32_t slot_entity(std::uint32_t v) { return v == kIgnored ? 0 : v & ~kUsed; }
-constexpr bool slot_used(std::uint32_t v) { return v != kIgnored && (v & kUsed) != 0; }
+constexpr std::uint32_t slot_entity(std::uint32_t v) {
+  return v == kIgnored ? 0 : v & ~kUsed;
+}
+constexpr bool slot_used(std::uint32_t v) {
+  return v != kIgnored && (v & kUsed) != 0;
+}
 
 class FdTable {
  public:

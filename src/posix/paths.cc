@@ -30,7 +30,8 @@ using model::EntityId;
 // dynamic loader's own opens of shared libraries never reach the shim (ld.so calls the kernel
 // directly); this list keeps out what programs read through libc: locale and timezone files,
 // /etc/passwd, Python's standard library, terminals, /proc.
-constexpr const char* kDefaultExclusions = "/proc:/sys:/dev:/run:/etc:/usr:/lib:/lib32:/lib64:/libx32:/bin:/sbin";
+constexpr const char* kDefaultExclusions =
+    "/proc:/sys:/dev:/run:/etc:/usr:/lib:/lib32:/lib64:/libx32:/bin:/sbin";
 
 struct Exclusions {
   std::vector<std::string> prefixes;  // canonical and as written, both
@@ -52,8 +53,10 @@ Exclusions* build_exclusions() {
   auto* ex = new Exclusions;
   std::string spec = kDefaultExclusions;
   if (const char* env = std::getenv("PROVIO_POSIX_EXCLUDE")) {
-    if (env[0] == '+') spec += std::string(":") + (env + 1);
-    else spec = env;
+    if (env[0] == '+')
+      spec += std::string(":") + (env + 1);
+    else
+      spec = env;
   }
   std::size_t start = 0;
   while (start <= spec.size()) {
@@ -302,7 +305,9 @@ EntityId fd_entity_if_used(int fd) {
   return slot_used(v) ? slot_entity(v) : model::kNoEntity;
 }
 
-void names_changed() { g_names_generation.fetch_add(1, std::memory_order_relaxed); }
+void names_changed() {
+  g_names_generation.fetch_add(1, std::memory_order_relaxed);
+}
 
 std::string search_path(const char* file) {
   if (!file || !*file) return {};

@@ -96,19 +96,31 @@ EntityId fd_entity_for(Op op, int fd) {
   return uses ? fd_entity(fd) : fd_entity_if_used(fd);
 }
 
-int stream_fd(FILE* f) { return f ? fileno(f) : -1; }
-int dir_fd(DIR* d) { return d ? dirfd(d) : -1; }
+int stream_fd(FILE* f) {
+  return f ? fileno(f) : -1;
+}
+int dir_fd(DIR* d) {
+  return d ? dirfd(d) : -1;
+}
 
-bool needs_mode(int flags) { return (flags & O_CREAT) != 0 || (flags & __O_TMPFILE) == __O_TMPFILE; }
+bool needs_mode(int flags) {
+  return (flags & O_CREAT) != 0 || (flags & __O_TMPFILE) == __O_TMPFILE;
+}
 
 // The optional mode argument of open and openat (read only when the flags say it was passed).
-mode_t mode_arg(int flags, va_list ap) { return needs_mode(flags) ? va_arg(ap, mode_t) : 0; }
+mode_t mode_arg(int flags, va_list ap) {
+  return needs_mode(flags) ? va_arg(ap, mode_t) : 0;
+}
 
 // O_CREAT with O_EXCL or O_TRUNC makes new content; O_CREAT alone may open an existing file
 // (append logs) and is recorded as an open.
-bool creates(int flags) { return (flags & O_CREAT) != 0 && (flags & (O_EXCL | O_TRUNC)) != 0; }
+bool creates(int flags) {
+  return (flags & O_CREAT) != 0 && (flags & (O_EXCL | O_TRUNC)) != 0;
+}
 
-bool mode_creates(const char* mode) { return mode && (strchr(mode, 'w') || strchr(mode, 'x')); }
+bool mode_creates(const char* mode) {
+  return mode && (strchr(mode, 'w') || strchr(mode, 'x'));
+}
 
 // ---- recorders: one per kind of call ----
 
@@ -191,22 +203,28 @@ auto renamed(const Symbol<Fn>& sym, int olddir, const char* oldpath, int newdir,
     EntityId from = path_entity(olddir, oldpath, false, cls);
     EntityId to = path_entity(newdir, newpath, false, cls);
     // Moving across the exclusion boundary: the tracked side appeared or disappeared.
-    if (from && to) emit(Op::kRename, sym.api(), from, 0, kNoOffset, t, to);
-    else if (to) emit(Op::kCreate, sym.api(), to, 0, kNoOffset, t);
-    else if (from) emit(Op::kDelete, sym.api(), from, 0, kNoOffset, t);
+    if (from && to)
+      emit(Op::kRename, sym.api(), from, 0, kNoOffset, t, to);
+    else if (to)
+      emit(Op::kCreate, sym.api(), to, 0, kNoOffset, t);
+    else if (from)
+      emit(Op::kDelete, sym.api(), from, 0, kNoOffset, t);
   };
 }
 
 // A hard link: the new name is derived from the old one (recorded as a copy).
 template <typename Fn>
-auto linked(const Symbol<Fn>& sym, int olddir, const char* oldpath, int newdir, const char* newpath, bool follow) {
+auto linked(const Symbol<Fn>& sym, int olddir, const char* oldpath, int newdir, const char* newpath,
+            bool follow) {
   return [&sym, olddir, oldpath, newdir, newpath, follow](int result, const Timing& t) {
     if (result != 0) return;
     names_changed();
     EntityId from = path_entity(olddir, oldpath, follow, EntityClass::kFile);
     EntityId to = path_entity(newdir, newpath, false, EntityClass::kFile);
-    if (from && to) emit(Op::kCopy, sym.api(), from, 0, kNoOffset, t, to);
-    else if (to) emit(Op::kCreate, sym.api(), to, 0, kNoOffset, t);
+    if (from && to)
+      emit(Op::kCopy, sym.api(), from, 0, kNoOffset, t, to);
+    else if (to)
+      emit(Op::kCreate, sym.api(), to, 0, kNoOffset, t);
   };
 }
 
@@ -280,9 +298,15 @@ auto on_stream(const Symbol<Fn>& sym, Op op, FILE* f, Bytes bytes) {
 auto items_of(size_t size) {
   return [size](size_t items) { return static_cast<std::int64_t>(items * size); };
 }
-auto line_length(char* line) { return line ? static_cast<std::int64_t>(strlen(line)) : -1; }
-auto printed(int n) { return static_cast<std::int64_t>(n); }
-auto zero_on_success(int r) { return r == 0 ? std::int64_t{0} : std::int64_t{-1}; }
+auto line_length(char* line) {
+  return line ? static_cast<std::int64_t>(strlen(line)) : -1;
+}
+auto printed(int n) {
+  return static_cast<std::int64_t>(n);
+}
+auto zero_on_success(int r) {
+  return r == 0 ? std::int64_t{0} : std::int64_t{-1};
+}
 auto length_on_success(const char* s, std::size_t extra = 0) {
   return [s, extra](int r) { return r >= 0 ? static_cast<std::int64_t>(strlen(s) + extra) : -1; };
 }
@@ -308,7 +332,8 @@ enum class Hand { kOver, kSpawn };
 // through. In a child that shares our memory without being a fork child (a raw vfork or clone
 // that bypassed the shim: another pid) it only prepares the environment.
 template <typename Fn, typename Program>
-bool before_exec(const Symbol<Fn>& sym, Hand hand, Program program, char* const* envp, char** out, char* entry) {
+bool before_exec(const Symbol<Fn>& sym, Hand hand, Program program, char* const* envp, char** out,
+                 char* entry) {
   if (!out || tls_inside || !active()) return false;
   Inside inside;
   model::ErrnoSaver saved;
@@ -343,9 +368,12 @@ Symbol<decltype(&::execvpe)> s_real_execvpe{"execvpe"};
 // execve / execvpe with our environment; `search`: look `file` up in PATH as execvp does.
 template <typename Fn>
 int exec_with(const Symbol<Fn>& sym, bool search, const char* file, char* const* argv, char* const* envp) {
-  auto program = [search, file] { return program_entity(search ? search_path(file) : std::string(file ? file : "")); };
+  auto program = [search, file] {
+    return program_entity(search ? search_path(file) : std::string(file ? file : ""));
+  };
   return with_child_env(sym, Hand::kOver, program, envp, [search, file, argv](char* const* env) {
-    return search ? passthrough(s_real_execvpe, file, argv, env) : passthrough(s_real_execve, file, argv, env);
+    return search ? passthrough(s_real_execvpe, file, argv, env)
+                  : passthrough(s_real_execve, file, argv, env);
   });
 }
 
@@ -662,8 +690,12 @@ PROVIO_EXPORT off_t lseek(int fd, off_t off, int whence) noexcept {
 PROVIO_EXPORT off64_t lseek64(int fd, off64_t off, int whence) noexcept {
   return traced(s_lseek64, on_fd(s_lseek64, Op::kAccess, fd), fd, off, whence);
 }
-PROVIO_EXPORT int fsync(int fd) { return traced(s_fsync, on_fd(s_fsync, Op::kFlush, fd), fd); }
-PROVIO_EXPORT int fdatasync(int fd) { return traced(s_fdatasync, on_fd(s_fdatasync, Op::kFlush, fd), fd); }
+PROVIO_EXPORT int fsync(int fd) {
+  return traced(s_fsync, on_fd(s_fsync, Op::kFlush, fd), fd);
+}
+PROVIO_EXPORT int fdatasync(int fd) {
+  return traced(s_fdatasync, on_fd(s_fdatasync, Op::kFlush, fd), fd);
+}
 PROVIO_EXPORT int ftruncate(int fd, off_t len) noexcept {
   return traced(s_ftruncate, on_fd(s_ftruncate, Op::kModify, fd), fd, len);
 }
@@ -671,11 +703,12 @@ PROVIO_EXPORT int ftruncate64(int fd, off64_t len) noexcept {
   return traced(s_ftruncate64, on_fd(s_ftruncate64, Op::kModify, fd), fd, len);
 }
 PROVIO_EXPORT int truncate(const char* path, off_t len) noexcept {
-  return traced(s_truncate, on_path(s_truncate, Op::kModify, AT_FDCWD, path, true, EntityClass::kFile), path, len);
+  return traced(s_truncate, on_path(s_truncate, Op::kModify, AT_FDCWD, path, true, EntityClass::kFile), path,
+                len);
 }
 PROVIO_EXPORT int truncate64(const char* path, off64_t len) noexcept {
-  return traced(s_truncate64, on_path(s_truncate64, Op::kModify, AT_FDCWD, path, true, EntityClass::kFile), path,
-                len);
+  return traced(s_truncate64, on_path(s_truncate64, Op::kModify, AT_FDCWD, path, true, EntityClass::kFile),
+                path, len);
 }
 
 // Mapping a file is recorded as an access (the bytes are touched later, invisibly).
@@ -688,9 +721,15 @@ PROVIO_EXPORT void* mmap64(void* addr, size_t len, int prot, int flags, int fd, 
 
 // ---- descriptors ----
 
-PROVIO_EXPORT int dup(int fd) noexcept { return traced(s_dup, duplicated(fd), fd); }
-PROVIO_EXPORT int dup2(int fd, int to) noexcept { return traced(s_dup2, duplicated(fd), fd, to); }
-PROVIO_EXPORT int dup3(int fd, int to, int flags) noexcept { return traced(s_dup3, duplicated(fd), fd, to, flags); }
+PROVIO_EXPORT int dup(int fd) noexcept {
+  return traced(s_dup, duplicated(fd), fd);
+}
+PROVIO_EXPORT int dup2(int fd, int to) noexcept {
+  return traced(s_dup2, duplicated(fd), fd, to);
+}
+PROVIO_EXPORT int dup3(int fd, int to, int flags) noexcept {
+  return traced(s_dup3, duplicated(fd), fd, to, flags);
+}
 
 PROVIO_EXPORT int fcntl(int fd, int cmd, ...) {
   va_list ap;
@@ -715,7 +754,8 @@ PROVIO_EXPORT int rename(const char* from, const char* to) noexcept {
 PROVIO_EXPORT int renameat(int fromdir, const char* from, int todir, const char* to) noexcept {
   return traced(s_renameat, renamed(s_renameat, fromdir, from, todir, to), fromdir, from, todir, to);
 }
-PROVIO_EXPORT int renameat2(int fromdir, const char* from, int todir, const char* to, unsigned flags) noexcept {
+PROVIO_EXPORT int renameat2(int fromdir, const char* from, int todir, const char* to,
+                            unsigned flags) noexcept {
   return traced(s_renameat2, renamed(s_renameat2, fromdir, from, todir, to), fromdir, from, todir, to, flags);
 }
 PROVIO_EXPORT int unlink(const char* path) noexcept {
@@ -733,28 +773,39 @@ PROVIO_EXPORT int mkdir(const char* path, mode_t mode) noexcept {
                 mode);
 }
 PROVIO_EXPORT int mkdirat(int dirfd, const char* path, mode_t mode) noexcept {
-  return traced(s_mkdirat, on_name_change(s_mkdirat, Op::kCreate, dirfd, path, EntityClass::kDirectory), dirfd,
-                path, mode);
+  return traced(s_mkdirat, on_name_change(s_mkdirat, Op::kCreate, dirfd, path, EntityClass::kDirectory),
+                dirfd, path, mode);
 }
 PROVIO_EXPORT int link(const char* from, const char* to) noexcept {
   return traced(s_link, linked(s_link, AT_FDCWD, from, AT_FDCWD, to, false), from, to);
 }
 PROVIO_EXPORT int linkat(int fromdir, const char* from, int todir, const char* to, int flags) noexcept {
-  return traced(s_linkat, linked(s_linkat, fromdir, from, todir, to, (flags & AT_SYMLINK_FOLLOW) != 0), fromdir,
-                from, todir, to, flags);
+  return traced(s_linkat, linked(s_linkat, fromdir, from, todir, to, (flags & AT_SYMLINK_FOLLOW) != 0),
+                fromdir, from, todir, to, flags);
 }
 PROVIO_EXPORT int symlink(const char* target, const char* path) noexcept {
-  return traced(s_symlink, on_name_change(s_symlink, Op::kCreate, AT_FDCWD, path, EntityClass::kFile), target, path);
+  return traced(s_symlink, on_name_change(s_symlink, Op::kCreate, AT_FDCWD, path, EntityClass::kFile), target,
+                path);
 }
 PROVIO_EXPORT int symlinkat(const char* target, int dirfd, const char* path) noexcept {
-  return traced(s_symlinkat, on_name_change(s_symlinkat, Op::kCreate, dirfd, path, EntityClass::kFile), target,
-                dirfd, path);
+  return traced(s_symlinkat, on_name_change(s_symlinkat, Op::kCreate, dirfd, path, EntityClass::kFile),
+                target, dirfd, path);
 }
 PROVIO_EXPORT int chdir(const char* path) noexcept {
-  return traced(s_chdir, [](int r, const Timing&) { if (r == 0) names_changed(); }, path);
+  return traced(
+      s_chdir,
+      [](int r, const Timing&) {
+        if (r == 0) names_changed();
+      },
+      path);
 }
 PROVIO_EXPORT int fchdir(int fd) noexcept {
-  return traced(s_fchdir, [](int r, const Timing&) { if (r == 0) names_changed(); }, fd);
+  return traced(
+      s_fchdir,
+      [](int r, const Timing&) {
+        if (r == 0) names_changed();
+      },
+      fd);
 }
 
 // ---- stat family ----
@@ -868,14 +919,15 @@ PROVIO_EXPORT size_t __fread_chk(void* ptr, size_t ptrlen, size_t size, size_t n
   return traced(s_fread_chk, on_stream(s_fread_chk, Op::kRead, f, items_of(size)), ptr, ptrlen, size, n, f);
 }
 PROVIO_EXPORT size_t __fread_unlocked_chk(void* ptr, size_t ptrlen, size_t size, size_t n, FILE* f) {
-  return traced(s_fread_unlocked_chk, on_stream(s_fread_unlocked_chk, Op::kRead, f, items_of(size)), ptr, ptrlen,
-                size, n, f);
+  return traced(s_fread_unlocked_chk, on_stream(s_fread_unlocked_chk, Op::kRead, f, items_of(size)), ptr,
+                ptrlen, size, n, f);
 }
 PROVIO_EXPORT size_t fwrite(const void* ptr, size_t size, size_t n, FILE* f) {
   return traced(s_fwrite, on_stream(s_fwrite, Op::kWrite, f, items_of(size)), ptr, size, n, f);
 }
 PROVIO_EXPORT size_t fwrite_unlocked(const void* ptr, size_t size, size_t n, FILE* f) {
-  return traced(s_fwrite_unlocked, on_stream(s_fwrite_unlocked, Op::kWrite, f, items_of(size)), ptr, size, n, f);
+  return traced(s_fwrite_unlocked, on_stream(s_fwrite_unlocked, Op::kWrite, f, items_of(size)), ptr, size, n,
+                f);
 }
 PROVIO_EXPORT char* fgets(char* s, int n, FILE* f) {
   return traced(s_fgets, on_stream(s_fgets, Op::kRead, f, line_length), s, n, f);
@@ -887,7 +939,8 @@ PROVIO_EXPORT char* __fgets_chk(char* s, size_t size, int n, FILE* f) {
   return traced(s_fgets_chk, on_stream(s_fgets_chk, Op::kRead, f, line_length), s, size, n, f);
 }
 PROVIO_EXPORT char* __fgets_unlocked_chk(char* s, size_t size, int n, FILE* f) {
-  return traced(s_fgets_unlocked_chk, on_stream(s_fgets_unlocked_chk, Op::kRead, f, line_length), s, size, n, f);
+  return traced(s_fgets_unlocked_chk, on_stream(s_fgets_unlocked_chk, Op::kRead, f, line_length), s, size, n,
+                f);
 }
 PROVIO_EXPORT ssize_t getline(char** line, size_t* n, FILE* f) {
   auto moved = [](ssize_t r) { return static_cast<std::int64_t>(r); };
@@ -1023,7 +1076,9 @@ PROVIO_EXPORT struct dirent64* readdir64(DIR* d) {
 // descriptor numbers that mean other files in the parent. As a fork child it is a program execution
 // of its own, with its own files, and its exec records and flushes like any other (dash runs every
 // command through vfork). glibc's posix_spawn children run no wrapped code, so they stay fast.
-PROVIO_EXPORT pid_t vfork() noexcept { return passthrough(s_vfork); }
+PROVIO_EXPORT pid_t vfork() noexcept {
+  return passthrough(s_vfork);
+}
 
 PROVIO_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) noexcept {
   return exec_with(s_execve, false, path, argv, envp);
@@ -1065,17 +1120,20 @@ PROVIO_EXPORT int execle(const char* path, const char* arg, ...) noexcept {
   return exec_with(s_execle, false, path, argv, envp);
 }
 PROVIO_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) noexcept {
-  return with_child_env(s_fexecve, Hand::kOver, [fd] { return fd_entity(fd); }, envp,
-                        [fd, argv](char* const* env) { return passthrough(s_fexecve, fd, argv, env); });
+  return with_child_env(
+      s_fexecve, Hand::kOver, [fd] { return fd_entity(fd); }, envp,
+      [fd, argv](char* const* env) { return passthrough(s_fexecve, fd, argv, env); });
 }
 
 PROVIO_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* actions,
                               const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
-  return with_child_env(s_posix_spawn, Hand::kSpawn, [path] { return program_entity(path ? path : ""); }, envp,
-                        [=](char* const* env) { return passthrough(s_posix_spawn, pid, path, actions, attr, argv, env); });
+  return with_child_env(
+      s_posix_spawn, Hand::kSpawn, [path] { return program_entity(path ? path : ""); }, envp,
+      [=](char* const* env) { return passthrough(s_posix_spawn, pid, path, actions, attr, argv, env); });
 }
 PROVIO_EXPORT int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_actions_t* actions,
                                const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
-  return with_child_env(s_posix_spawnp, Hand::kSpawn, [file] { return program_entity(search_path(file)); }, envp,
-                        [=](char* const* env) { return passthrough(s_posix_spawnp, pid, file, actions, attr, argv, env); });
+  return with_child_env(
+      s_posix_spawnp, Hand::kSpawn, [file] { return program_entity(search_path(file)); }, envp,
+      [=](char* const* env) { return passthrough(s_posix_spawnp, pid, file, actions, attr, argv, env); });
 }

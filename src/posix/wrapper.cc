@@ -24,14 +24,16 @@ std::atomic<std::uint64_t> g_tick_scale{0};
 
 namespace {
 
-bool g_counter_usable = false;     // set once at start-up
-std::uint64_t g_calib_ticks = 0;   // counter and monotonic clock at start-up, for the scale
+bool g_counter_usable = false;    // set once at start-up
+std::uint64_t g_calib_ticks = 0;  // counter and monotonic clock at start-up, for the scale
 std::uint64_t g_calib_mono = 0;
 constexpr std::uint64_t kCalibrateAfterNs = 50'000'000;
 constexpr std::uint64_t kRefreshNs = 1'000'000'000;
 
 #if defined(__x86_64__)
-inline std::uint64_t counter() { return __builtin_ia32_rdtsc(); }
+inline std::uint64_t counter() {
+  return __builtin_ia32_rdtsc();
+}
 
 // Whether the file's first 16 KiB contain every word (start-up only, single-threaded).
 bool file_has(const char* path, const char* const* words, std::size_t n) {
@@ -55,8 +57,12 @@ bool counter_usable() {
          file_has("/sys/devices/system/clocksource/clocksource0/current_clocksource", kSource, 1);
 }
 #else
-inline std::uint64_t counter() { return 0; }
-bool counter_usable() { return false; }
+inline std::uint64_t counter() {
+  return 0;
+}
+bool counter_usable() {
+  return false;
+}
 #endif
 
 void start_clock() {
@@ -79,7 +85,9 @@ std::uint64_t calibrate() {
 
 }  // namespace
 
-std::uint64_t read_counter() { return counter(); }
+std::uint64_t read_counter() {
+  return counter();
+}
 
 void refresh_counter_base(std::uint64_t ticks) {
   ThreadClock& c = tls_clock;
@@ -103,7 +111,9 @@ void refresh_mono_base(std::uint64_t mono) {
   }
 }
 
-bool active() { return store::enabled(); }
+bool active() {
+  return store::enabled();
+}
 
 void* find_next(const char* name) {
   Inside inside;
@@ -119,8 +129,12 @@ void report_missing(const char* name) {
 
 namespace {
 
-void before_fork() { FdTable::lock_for_fork(); }
-void after_fork_parent() { FdTable::unlock_after_fork(); }
+void before_fork() {
+  FdTable::lock_for_fork();
+}
+void after_fork_parent() {
+  FdTable::unlock_after_fork();
+}
 void after_fork_child() {
   FdTable::unlock_after_fork();
   // The child is a new program execution (its parent: the one that forked). The core does this

@@ -105,12 +105,12 @@ struct Timing {
 // wall-clock start is a per-thread base re-read every second plus the time since, so a clock step
 // shows in start times within a second and durations never see it.
 struct ThreadClock {
-  std::uint64_t tick_base;      // counter at the last refresh
-  std::uint64_t tick_wall;      // wall clock then
-  std::uint64_t tick_refresh;   // counter value after which to refresh
-  std::uint64_t tick_scale;     // ns per tick << 32 for this base
-  std::uint64_t mono_offset;    // wall − monotonic
-  std::uint64_t mono_refresh;   // monotonic ns after which to refresh
+  std::uint64_t tick_base;     // counter at the last refresh
+  std::uint64_t tick_wall;     // wall clock then
+  std::uint64_t tick_refresh;  // counter value after which to refresh
+  std::uint64_t tick_scale;    // ns per tick << 32 for this base
+  std::uint64_t mono_offset;   // wall − monotonic
+  std::uint64_t mono_refresh;  // monotonic ns after which to refresh
 };
 extern thread_local ThreadClock tls_clock __attribute__((tls_model("initial-exec")));
 // ns per tick << 32; 0 while unknown or when the counter is not used.
@@ -150,8 +150,10 @@ class CallTimer {
 
 template <typename R>
 R failure_value() {
-  if constexpr (std::is_pointer_v<R>) return nullptr;
-  else return static_cast<R>(-1);
+  if constexpr (std::is_pointer_v<R>)
+    return nullptr;
+  else
+    return static_cast<R>(-1);
 }
 
 // The wrapper skeleton. `record(result, timing)` runs after the real call with errno saved and

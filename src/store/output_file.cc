@@ -14,7 +14,9 @@
 namespace provio::store {
 namespace {
 
-long sys_mkdir(const char* path) { return syscall(SYS_mkdirat, AT_FDCWD, path, 0755); }
+long sys_mkdir(const char* path) {
+  return syscall(SYS_mkdirat, AT_FDCWD, path, 0755);
+}
 
 }  // namespace
 
@@ -80,8 +82,8 @@ void OutputFile::abandon() {
 
 void OutputFile::fail(const char* what, int err) {
   failed_ = true;
-  model::warn_once("output-failed", "%s %s: %s; provenance of this thread is incomplete", what,
-                   path_.c_str(), std::strerror(err));
+  model::warn_once("output-failed", "%s %s: %s; provenance of this thread is incomplete", what, path_.c_str(),
+                   std::strerror(err));
   close();
 }
 

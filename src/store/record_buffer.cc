@@ -72,7 +72,9 @@ void append_key_segment(std::string& out, std::string_view key) {
 }
 
 RecordBuffer::RecordBuffer(std::size_t capacity, std::size_t arena_bytes)
-    : records_(new Record[capacity]), capacity_(capacity), arena_(new char[arena_bytes]),
+    : records_(new Record[capacity]),
+      capacity_(capacity),
+      arena_(new char[arena_bytes]),
       arena_bytes_(arena_bytes) {}
 
 bool RecordBuffer::add(const Record& r) {
@@ -96,7 +98,9 @@ void RecordBuffer::clear() {
   overflow_ = nullptr;
 }
 
-std::size_t RecordBuffer::memory_bytes() const { return capacity_ * sizeof(Record) + arena_bytes_; }
+std::size_t RecordBuffer::memory_bytes() const {
+  return capacity_ * sizeof(Record) + arena_bytes_;
+}
 
 void RecordBuffer::write_all(std::string& out, const RecordContext& ctx) {
   // The program and thread IRIs as open Turtle terms ("<…" without '>'), once per flush: every
@@ -110,8 +114,9 @@ void RecordBuffer::write_all(std::string& out, const RecordContext& ctx) {
   parent_open_.clear();
   const std::string& parent = model::identity().parent_exec_iri;
   if (!parent.empty() && g_inherited_tasks.load(std::memory_order_relaxed) +
-                             g_inherited_configs.load(std::memory_order_relaxed) +
-                             g_inherited_workflows.load(std::memory_order_relaxed) != 0) {
+                                 g_inherited_configs.load(std::memory_order_relaxed) +
+                                 g_inherited_workflows.load(std::memory_order_relaxed) !=
+                             0) {
     model::append_iri_term(parent_open_, parent);
     parent_open_.pop_back();
   }
@@ -149,7 +154,9 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
     return !parent_open_.empty() && n <= inherited.load(std::memory_order_relaxed) ? parent_open_ : x_open_;
   };
   auto task = [&](std::string& dst, std::uint64_t n) { node(dst, owner(g_inherited_tasks, n), "task", n); };
-  auto config = [&](std::string& dst, std::uint64_t n) { node(dst, owner(g_inherited_configs, n), "config", n); };
+  auto config = [&](std::string& dst, std::uint64_t n) {
+    node(dst, owner(g_inherited_configs, n), "config", n);
+  };
   auto workflow = [&](std::string& dst, std::uint64_t n) {
     node(dst, owner(g_inherited_workflows, n), "workflow", n);
   };
@@ -197,8 +204,10 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
     case RecordKind::kTaskOutput:
       if (const model::Entity* e = declared(ctx, r.entity)) {
         task(s, r.subject);
-        if (r.kind == RecordKind::kTaskInput) st(s, "prov:used").name(e->term).end();
-        else st(e->term, "prov:wasGeneratedBy").name(s).end();
+        if (r.kind == RecordKind::kTaskInput)
+          st(s, "prov:used").name(e->term).end();
+        else
+          st(e->term, "prov:wasGeneratedBy").name(s).end();
       }
       break;
     case RecordKind::kTaskUseConfig:
@@ -211,7 +220,9 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
       st(s, "rdf:type").name("prov:Entity").end();
       st(s, "rdf:type").name("provio:Configuration").end();
       switch (static_cast<ConfigKind>(r.sub)) {
-        case ConfigKind::kHyperparameters: st(s, "rdf:type").name("provio:HyperparameterSetting").end(); break;
+        case ConfigKind::kHyperparameters:
+          st(s, "rdf:type").name("provio:HyperparameterSetting").end();
+          break;
         case ConfigKind::kDataSelection: st(s, "rdf:type").name("provio:DataSelection").end(); break;
         case ConfigKind::kGeneral: break;
       }
@@ -290,8 +301,10 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
     case RecordKind::kModel:
     case RecordKind::kDataset: {
       bool model = r.kind == RecordKind::kModel;
-      if (model) node(s, th_open_, "model", ++model_seq_);
-      else node(s, th_open_, "dataset", ++dataset_seq_);
+      if (model)
+        node(s, th_open_, "model", ++model_seq_);
+      else
+        node(s, th_open_, "dataset", ++dataset_seq_);
       const model::Entity* e = declared(ctx, r.entity);
       st(s, "rdf:type").name("prov:Entity").end();
       st(s, "rdf:type").name(model ? "provio:ModelReference" : "provio:DatasetReference").end();

@@ -37,8 +37,14 @@ enum class RecordKind : std::uint8_t {
 };
 
 // Whose key → value a kKeyValue record is, and so which node links to it.
-enum class KeyOwner : std::uint8_t { kConfig, kTaskParameter, kTaskResult, kTaskProperty,
-                                     kWorkflowProperty, kProgramProperty };
+enum class KeyOwner : std::uint8_t {
+  kConfig,
+  kTaskParameter,
+  kTaskResult,
+  kTaskProperty,
+  kWorkflowProperty,
+  kProgramProperty
+};
 enum class ConfigKind : std::uint8_t { kGeneral, kHyperparameters, kDataSelection };
 enum class Stage : std::uint8_t { kNone, kTraining, kValidation, kTesting };
 
@@ -57,10 +63,10 @@ inline constexpr std::int64_t kNoStep = std::numeric_limits<std::int64_t>::min()
 
 struct Record {
   RecordKind kind = RecordKind::kProgramType;
-  std::uint8_t sub = 0;            // KeyOwner, ConfigKind or Stage, by kind
+  std::uint8_t sub = 0;  // KeyOwner, ConfigKind or Stage, by kind
   ValueType vtype = ValueType::kNone;
   model::EntityId entity = model::kNoEntity;
-  std::uint64_t subject = 0;       // task / configuration / workflow number (1, 2, …)
+  std::uint64_t subject = 0;  // task / configuration / workflow number (1, 2, …)
   std::uint64_t a = 0, b = 0;
   std::int64_t step = kNoStep;
   union {
@@ -68,7 +74,7 @@ struct Record {
     std::uint64_t u;
     double d;
   } num{0};
-  std::string_view text, text2;    // views: into the caller's memory, then into the arena
+  std::string_view text, text2;  // views: into the caller's memory, then into the arena
   std::uint64_t time_ns = 0;
 };
 

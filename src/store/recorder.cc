@@ -27,10 +27,10 @@ constexpr std::uint64_t kExitPatienceNs = 100'000'000;  // wait for a busy threa
 
 struct Registry {
   std::mutex mutex;
-  std::vector<ThreadLog*> logs;  // guarded by mutex
-  std::size_t memory = 0;        // guarded by mutex
+  std::vector<ThreadLog*> logs;    // guarded by mutex
+  std::size_t memory = 0;          // guarded by mutex
   unsigned next_thread_index = 0;  // guarded by mutex
-  bool hooks_installed = false;  // guarded by mutex
+  bool hooks_installed = false;    // guarded by mutex
 };
 
 Registry& registry() {
@@ -149,7 +149,9 @@ void on_fork_prepare() {
   registry().mutex.lock();
 }
 
-void on_fork_parent() { registry().mutex.unlock(); }
+void on_fork_parent() {
+  registry().mutex.unlock();
+}
 
 void on_fork_child() {
   Registry& r = registry();
@@ -167,7 +169,6 @@ void on_fork_child() {
   tls_owner.log = nullptr;
   model::renew_identity_after_fork();
 }
-
 
 // The calling thread's log, created on its first event; nullptr when recording is off.
 inline ThreadLog* current_log() {
@@ -189,13 +190,23 @@ void record(const Record& r) {
 
 thread_local unsigned tls_hdf5_depth = 0;
 
-Hdf5Scope::Hdf5Scope() { ++tls_hdf5_depth; }
-Hdf5Scope::~Hdf5Scope() { --tls_hdf5_depth; }
-bool nested_in_hdf5() { return tls_hdf5_depth != 0; }
+Hdf5Scope::Hdf5Scope() {
+  ++tls_hdf5_depth;
+}
+Hdf5Scope::~Hdf5Scope() {
+  --tls_hdf5_depth;
+}
+bool nested_in_hdf5() {
+  return tls_hdf5_depth != 0;
+}
 
-bool enabled() { return level() != model::Level::kOff; }
+bool enabled() {
+  return level() != model::Level::kOff;
+}
 
-void flush_all() { flush_every_log(false); }
+void flush_all() {
+  flush_every_log(false);
+}
 
 Stats stats() {
   Registry& r = registry();

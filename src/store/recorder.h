@@ -43,9 +43,9 @@ bool nested_in_hdf5();
 
 // Statistics for tests and benchmarks.
 struct Stats {
-  std::size_t threads = 0;        // logs alive
-  std::size_t memory_bytes = 0;   // their buffers
-  std::uint64_t recorded = 0;     // events accepted by live logs
+  std::size_t threads = 0;       // logs alive
+  std::size_t memory_bytes = 0;  // their buffers
+  std::uint64_t recorded = 0;    // events accepted by live logs
 };
 Stats stats();
 

@@ -8,8 +8,8 @@
 
 #include "model/api_names.h"
 #include "model/clock.h"
-#include "model/errno_saver.h"
 #include "model/entities.h"
+#include "model/errno_saver.h"
 #include "model/identity.h"
 #include "model/iri.h"
 #include "store/turtle.h"
@@ -22,7 +22,7 @@ using model::EntityId;
 using model::Op;
 
 std::atomic<bool> g_write_through{false};
-constexpr std::size_t kRecordCapacity = 256;        // workflow records per thread between flushes
+constexpr std::size_t kRecordCapacity = 256;         // workflow records per thread between flushes
 constexpr std::size_t kRecordArenaBytes = 32 << 10;  // their strings
 
 void append_decimal(std::string& out, std::uint64_t n) {
@@ -47,10 +47,11 @@ inline std::size_t slot_hash(const model::Event& ev) {
   return static_cast<std::size_t>(k);
 }
 
-
 }  // namespace
 
-void ThreadLog::set_write_through(bool on) { g_write_through.store(on, std::memory_order_relaxed); }
+void ThreadLog::set_write_through(bool on) {
+  g_write_through.store(on, std::memory_order_relaxed);
+}
 
 ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_index, pid_t tid)
     : level_(level), thread_index_(thread_index), tid_(tid) {
@@ -68,8 +69,8 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
 
 std::size_t ThreadLog::memory_bytes() const {
   // The formatting buffer is counted at its working size: it grows to that at the first flush.
-  return (slot_mask_ ? (slot_mask_ + 1) * sizeof(SummarySlot) : 0) +
-         event_capacity_ * sizeof(model::Event) + kWriteChunk;
+  return (slot_mask_ ? (slot_mask_ + 1) * sizeof(SummarySlot) : 0) + event_capacity_ * sizeof(model::Event) +
+         kWriteChunk;
 }
 
 bool ThreadLog::claim_as_owner() {
@@ -85,7 +86,9 @@ bool ThreadLog::claim_as_owner() {
   return true;
 }
 
-void ThreadLog::release() { state_.store(kIdle, std::memory_order_release); }
+void ThreadLog::release() {
+  state_.store(kIdle, std::memory_order_release);
+}
 
 void ThreadLog::record(const model::Event& ev) {
   if (!claim_as_owner()) return;
@@ -126,8 +129,8 @@ void ThreadLog::add_summary(const model::Event& ev) {
   while (true) {
     SummarySlot& s = slots_[i];
     if (!s.used) {
-      s = SummarySlot{ev.entity, ev.other, ev.api, ev.op, ev.flags, true, 1, ev.bytes,
-                      ev.elapsed_ns, ev.start_ns, end};
+      s = SummarySlot{ev.entity, ev.other, ev.api,        ev.op,       ev.flags, true,
+                      1,         ev.bytes, ev.elapsed_ns, ev.start_ns, end};
       ++slots_used_;
       return;
     }
@@ -182,8 +185,10 @@ void ThreadLog::flush_locked(bool closing) {
   ++flush_seq_;
   out_.clear();
   if (!header_written_) write_header();
-  if (level_ == model::Level::kTrace) write_traces();
-  else write_summaries();
+  if (level_ == model::Level::kTrace)
+    write_traces();
+  else
+    write_summaries();
   if (records_ && !records_->empty()) {
     RecordContext ctx{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
     records_->write_all(out_, ctx);
@@ -255,24 +260,22 @@ void ThreadLog::declare_entity(EntityId id) {
   t.iri(e->iri).name("rdf:type").name("prov:Entity").end();
   switch (e->cls) {
     case EntityClass::kFile:
-    case EntityClass::kDirectory:
-      t.iri(e->iri).name("provio:path").str(e->label).end();
-      break;
+    case EntityClass::kDirectory: t.iri(e->iri).name("provio:path").str(e->label).end(); break;
     case EntityClass::kAttribute:
       t.iri(e->iri).name("provio:name").str(e->label).end();
       if (parent) t.iri(e->iri).name("provio:attributeOf").iri(parent->iri).end();
       break;
-    case EntityClass::kRecord:
-      t.iri(e->iri).name("rdfs:label").str(e->label).end();
-      break;
+    case EntityClass::kRecord: t.iri(e->iri).name("rdfs:label").str(e->label).end(); break;
     default:
       t.iri(e->iri).name("provio:objectPath").str(e->label).end();
       if (parent) t.iri(e->iri).name("provio:inFile").iri(parent->iri).end();
   }
   if (e->cls == EntityClass::kRecord) {
     if (!e->type.empty()) {
-      if (e->type.front() == '<') t.iri(e->iri).name("rdf:type").iri(e->type.substr(1, e->type.size() - 2)).end();
-      else t.iri(e->iri).name("rdf:type").name(e->type).end();
+      if (e->type.front() == '<')
+        t.iri(e->iri).name("rdf:type").iri(e->type.substr(1, e->type.size() - 2)).end();
+      else
+        t.iri(e->iri).name("rdf:type").name(e->type).end();
     }
   } else {
     t.iri(e->iri).name("rdf:type").name(model::class_term(e->cls)).end();

@@ -106,8 +106,8 @@ class ThreadLog {
   std::uint64_t flush_seq_ = 0;
   std::uint64_t recorded_ = 0;
   std::unique_ptr<RecordBuffer> records_;  // workflow-level records; null until the first
-  std::vector<bool> declared_;  // entities already described in this file
-  std::string out_;             // formatting buffer, reused
+  std::vector<bool> declared_;             // entities already described in this file
+  std::string out_;                        // formatting buffer, reused
   OutputFile file_;
   bool header_written_ = false;
 };

@@ -2,12 +2,12 @@
 // copies clean runs in bulk.
 #include "store/turtle.h"
 
-#include "model/iri.h"
-
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <ctime>
+
+#include "model/iri.h"
 
 namespace provio::store {
 namespace {
@@ -21,10 +21,14 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   std::size_t n;
   std::uint32_t min;
   if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) n = 2, min = 0x80;
-  else if (c >= 0xE0 && c <= 0xEF) n = 3, min = 0x800;
-  else if (c >= 0xF0 && c <= 0xF4) n = 4, min = 0x10000;
-  else return 0;
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2, min = 0x80;
+  else if (c >= 0xE0 && c <= 0xEF)
+    n = 3, min = 0x800;
+  else if (c >= 0xF0 && c <= 0xF4)
+    n = 4, min = 0x10000;
+  else
+    return 0;
   if (i + n > s.size()) return 0;
   std::uint32_t cp = c & (0x7F >> n);
   for (std::size_t k = 1; k < n; ++k) {
@@ -111,8 +115,10 @@ void Turtle::sep() {
 
 Turtle& Turtle::iri(std::string_view iri) {
   sep();
-  if (iri.empty()) bad_ = true;
-  else model::append_iri_term(out_, iri);
+  if (iri.empty())
+    bad_ = true;
+  else
+    model::append_iri_term(out_, iri);
   return *this;
 }
 
@@ -150,9 +156,12 @@ Turtle& Turtle::i64(std::int64_t n) {
 Turtle& Turtle::dbl(double v) {
   sep();
   out_ += '"';
-  if (std::isnan(v)) out_ += "NaN";
-  else if (std::isinf(v)) out_ += v > 0 ? "INF" : "-INF";
-  else append_number(out_, v);
+  if (std::isnan(v))
+    out_ += "NaN";
+  else if (std::isinf(v))
+    out_ += v > 0 ? "INF" : "-INF";
+  else
+    append_number(out_, v);
   out_ += "\"^^xsd:double";
   return *this;
 }

@@ -16,17 +16,17 @@ class Turtle {
  public:
   explicit Turtle(std::string& out) : out_(out), start_(out.size()) {}
 
-  Turtle& iri(std::string_view iri);        // <iri>, IRIREF-illegal bytes percent-encoded
+  Turtle& iri(std::string_view iri);  // <iri>, IRIREF-illegal bytes percent-encoded
   // A term written verbatim: a prefixed name (prov:used) or an IRI term already made by
   // model::append_iri_term (model::Entity::term). Saves re-scanning IRIs on every statement.
   Turtle& name(std::string_view term);
-  Turtle& str(std::string_view text);       // "text", escaped; invalid UTF-8 becomes U+FFFD
-  Turtle& u64(std::uint64_t n);             // "n"^^xsd:unsignedLong
-  Turtle& i64(std::int64_t n);              // "n"^^xsd:long
-  Turtle& dbl(double v);                    // "v"^^xsd:double (NaN, INF, -INF as XSD spells them)
-  Turtle& seconds(std::uint64_t ns);        // ns as "s.nnnnnnnnn"^^xsd:double, exact to the ns
-  Turtle& time(std::uint64_t ns);           // "YYYY-MM-DDThh:mm:ss.uuuuuuZ"^^xsd:dateTime
-  Turtle& boolean(bool b);                  // "true"^^xsd:boolean
+  Turtle& str(std::string_view text);  // "text", escaped; invalid UTF-8 becomes U+FFFD
+  Turtle& u64(std::uint64_t n);        // "n"^^xsd:unsignedLong
+  Turtle& i64(std::int64_t n);         // "n"^^xsd:long
+  Turtle& dbl(double v);               // "v"^^xsd:double (NaN, INF, -INF as XSD spells them)
+  Turtle& seconds(std::uint64_t ns);   // ns as "s.nnnnnnnnn"^^xsd:double, exact to the ns
+  Turtle& time(std::uint64_t ns);      // "YYYY-MM-DDThh:mm:ss.uuuuuuZ"^^xsd:dateTime
+  Turtle& boolean(bool b);             // "true"^^xsd:boolean
   // Ends the statement: " .\n", or rolls it back if a term was bad. Returns whether it was kept.
   bool end();
 

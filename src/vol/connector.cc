@@ -41,8 +41,8 @@
 #include "model/log.h"
 #include "store/recorder.h"
 #include "vol/info.h"
-#include "vol/path.h"
 #include "vol/object.h"
+#include "vol/path.h"
 
 namespace provio::vol {
 
@@ -133,8 +133,12 @@ auto timed(bool on, Timing& t, F&& f) {
 // ---------------------------------------------------------------------------------------------
 // Wrapper objects.
 
-Obj* as_obj(void* p) { return static_cast<Obj*>(p); }
-const Obj* as_obj(const void* p) { return static_cast<const Obj*>(p); }
+Obj* as_obj(void* p) {
+  return static_cast<Obj*>(p);
+}
+const Obj* as_obj(const void* p) {
+  return static_cast<const Obj*>(p);
+}
 
 Obj* new_obj(void* under, hid_t under_id) {
   auto* o = new (std::nothrow) Obj;
@@ -192,8 +196,8 @@ void** request_arg(A... a) {
 struct Apis {
   model::ApiId Fcreate, Fopen, Fclose, Fflush, Fdelete, Fis_accessible, Freopen;
   model::ApiId Gcreate, Gopen, Gclose, Gflush;
-  model::ApiId Dcreate, Dcreate_anon, Dopen, Dclose, Dread, Dwrite, Dread_multi, Dwrite_multi,
-      Dset_extent, Dflush;
+  model::ApiId Dcreate, Dcreate_anon, Dopen, Dclose, Dread, Dwrite, Dread_multi, Dwrite_multi, Dset_extent,
+      Dflush;
   model::ApiId Acreate, Aopen, Aread, Awrite, Aclose, Adelete, Arename;
   model::ApiId Tcommit, Tcommit_anon, Topen, Tclose, Tflush;
   model::ApiId Lcreate_hard, Lcreate_soft, Lcreate_external, Lcreate_ud, Lcopy, Lmove, Ldelete;
@@ -401,7 +405,9 @@ EntityId located(Obj* parent, const H5VL_loc_params_t* loc, EntityClass cls) {
   return model::object_entity(f, join_path(base, loc->loc_data.loc_by_name.name), cls);
 }
 
-bool tracks(EntityClass c) { return model::config().tracks(c); }
+bool tracks(EntityClass c) {
+  return model::config().tracks(c);
+}
 
 void emit(Op op, model::ApiId api, EntityId e, const Timing& t, std::uint64_t bytes = 0,
           std::uint8_t flags = model::kFlagNone, EntityId other = kNoEntity) {
@@ -450,7 +456,9 @@ std::uint8_t transfer_flags(const Obj* o, hid_t dxpl) {
   return mode == H5FD_MPIO_COLLECTIVE ? model::kFlagCollective : model::kFlagIndependent;
 }
 
-bool real_space(hid_t s) { return s != H5S_ALL && s != H5S_BLOCK && s != H5S_PLIST && s > 0; }
+bool real_space(hid_t s) {
+  return s != H5S_ALL && s != H5S_BLOCK && s != H5S_PLIST && s > 0;
+}
 
 std::int64_t extent_points(hid_t space) {
   hssize_t n = H5Sget_simple_extent_npoints(space);
@@ -591,8 +599,7 @@ struct Close<F, Hook> {
     // Name the object while the under connector can still tell us its name.
     if (hooked && s.on) entity_of(o);
     Timing t;
-    herr_t r = timed(s.on && hooked, t,
-                     [&] { return F(o->under, id, a...); });
+    herr_t r = timed(s.on && hooked, t, [&] { return F(o->under, id, a...); });
     wrap_request(request_arg(a...), id);
     if (r >= 0) {
       if constexpr (hooked) {
@@ -643,7 +650,8 @@ void remember_extent(Obj* o, A... a) {
 template <Op op, model::ApiId Apis::*named, model::ApiId Apis::*anonymous, int SpaceArg = -1>
 struct Child {
   template <typename... A>
-  static void record(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name, A... a) {
+  static void record(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
+                     A... a) {
     remember_extent<SpaceArg>(o, a...);
     record_child(p, o, loc, name, op, name ? apis().*named : apis().*anonymous, t);
   }
@@ -653,7 +661,8 @@ struct Child {
 template <Op op, model::ApiId Apis::*api, int SpaceArg = -1>
 struct Attribute {
   template <typename... A>
-  static void record(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name, A... a) {
+  static void record(Obj* p, Obj* o, const Timing& t, const H5VL_loc_params_t* loc, const char* name,
+                     A... a) {
     remember_extent<SpaceArg>(o, a...);
     if (!tracks(EntityClass::kAttribute)) return;
     name_attribute(p, o, loc, name);
@@ -675,7 +684,8 @@ void on_attr_specific(Obj* p, const Timing& t, const H5VL_loc_params_t* loc, H5V
   if (!tracks(EntityClass::kAttribute)) return;
   if (args->op_type == H5VL_ATTR_DELETE && args->args.del.name) {
     EntityId owner = attribute_owner(p, loc);
-    if (owner != kNoEntity) emit(Op::kDelete, apis().Adelete, model::attribute_entity(owner, args->args.del.name), t);
+    if (owner != kNoEntity)
+      emit(Op::kDelete, apis().Adelete, model::attribute_entity(owner, args->args.del.name), t);
   } else if (args->op_type == H5VL_ATTR_RENAME && args->args.rename.old_name && args->args.rename.new_name) {
     EntityId owner = attribute_owner(p, loc);
     if (owner == kNoEntity) return;
@@ -705,14 +715,14 @@ void on_datatype_specific(Obj* o, const Timing& t, H5VL_datatype_specific_args_t
   }
 }
 
-void on_object_specific(Obj* o, const Timing& t, const H5VL_loc_params_t* loc, H5VL_object_specific_args_t* args,
-                        hid_t, void**) {
+void on_object_specific(Obj* o, const Timing& t, const H5VL_loc_params_t* loc,
+                        H5VL_object_specific_args_t* args, hid_t, void**) {
   if (args->op_type != H5VL_OBJECT_FLUSH) return;
   H5I_type_t type = loc && loc->type == H5VL_OBJECT_BY_SELF ? o->type : H5I_BADID;
   EntityClass c = class_of(type);
   if (!tracks(c)) return;
-  model::ApiId api = type == H5I_DATASET ? apis().Dflush
-                     : type == H5I_GROUP ? apis().Gflush
+  model::ApiId api = type == H5I_DATASET    ? apis().Dflush
+                     : type == H5I_GROUP    ? apis().Gflush
                      : type == H5I_DATATYPE ? apis().Tflush
                                             : apis().Oflush;
   emit(Op::kFlush, api, located(o, loc, c), t);
@@ -777,7 +787,9 @@ void name_file(Obj* o, const char* name, bool mpio) {
   o->file = o->entity = model::file_entity(name);
 }
 
-bool uses_mpio(hid_t fapl) { return H5Pget_driver(fapl) == H5FD_MPIO; }
+bool uses_mpio(hid_t fapl) {
+  return H5Pget_driver(fapl) == H5FD_MPIO;
+}
 
 // File create and open: the FAPL swap, the wrap, the record. `under_call` gets the swapped FAPL.
 template <typename UnderCall>
@@ -799,8 +811,9 @@ void* open_file(const char* name, hid_t fapl, void** req, Op op, model::ApiId ap
 }
 
 void* file_create(const char* name, unsigned flags, hid_t fcpl, hid_t fapl, hid_t dxpl, void** req) {
-  return open_file(name, fapl, req, Op::kCreate, apis().Fcreate,
-                   [&](hid_t under_fapl) { return H5VLfile_create(name, flags, fcpl, under_fapl, dxpl, req); });
+  return open_file(name, fapl, req, Op::kCreate, apis().Fcreate, [&](hid_t under_fapl) {
+    return H5VLfile_create(name, flags, fcpl, under_fapl, dxpl, req);
+  });
 }
 
 void* file_open(const char* name, unsigned flags, hid_t fapl, hid_t dxpl, void** req) {
@@ -831,7 +844,8 @@ herr_t file_specific(void* obj, H5VL_file_specific_args_t* args, hid_t dxpl, voi
     return -1;
   }
   Timing t;
-  herr_t r = timed(s.on, t, [&] { return H5VLfile_specific(o && !u ? o->under : nullptr, under_id, &mine, dxpl, req); });
+  herr_t r = timed(
+      s.on, t, [&] { return H5VLfile_specific(o && !u ? o->under : nullptr, under_id, &mine, dxpl, req); });
   wrap_request(req, under_id);
   if (r < 0) return r;
   if (args->op_type == H5VL_FILE_REOPEN && *args->args.reopen.file) {
@@ -912,8 +926,8 @@ void record_transfers(Op op, bool multi, std::size_t count, void* dset[], hid_t 
 // Multi-dataset read and write: one body over the under function and the buffer type.
 template <Op op, typename Buf,
           herr_t (*F)(std::size_t, void*[], hid_t, hid_t[], hid_t[], hid_t[], hid_t, Buf[], void**)>
-herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[], hid_t file_space[],
-                        hid_t dxpl, Buf buf[], void** req) {
+herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[],
+                        hid_t file_space[], hid_t dxpl, Buf buf[], void** req) {
   Scope s;
   UnderObjects under(count, dset);
   if (count == 0 || !under.ok()) {
@@ -922,7 +936,8 @@ herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t
   }
   const hid_t id = as_obj(dset[0])->under_id;
   Timing t;
-  herr_t r = timed(s.on, t, [&] { return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req); });
+  herr_t r = timed(
+      s.on, t, [&] { return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req); });
   wrap_request(req, id);
   if (r >= 0 && s.on) record_transfers(op, count > 1, count, dset, mem_type, mem_space, file_space, dxpl, t);
   return r;
@@ -1132,7 +1147,8 @@ herr_t str_to_info(const char* str, void** out) {
       push_error(__func__, H5E_BADVALUE, "under_vol cannot be provio itself");
       return -1;
     }
-    under_id = H5VLregister_connector_by_value(static_cast<H5VL_class_value_t>(value), H5P_VOL_INITIALIZE_DEFAULT);
+    under_id =
+        H5VLregister_connector_by_value(static_cast<H5VL_class_value_t>(value), H5P_VOL_INITIALIZE_DEFAULT);
   } else {
     if (parsed.info.under_vol == kConnectorName) {
       push_error(__func__, H5E_BADVALUE, "under_vol cannot be provio itself");
@@ -1254,8 +1270,12 @@ herr_t get_cap_flags(const void* p, uint64_t* flags) {
   return H5VLintrospect_get_cap_flags(info->under_info, info->under_id, flags);
 }
 
-herr_t initialize(hid_t) { return 0; }
-herr_t terminate() { return 0; }
+herr_t initialize(hid_t) {
+  return 0;
+}
+herr_t terminate() {
+  return 0;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The class struct, filled by field name: one line per slot.
@@ -1293,8 +1313,10 @@ H5VL_class_t make_class() {
   c.attr_cls.optional = Fwd<&H5VLattr_optional>::call;
   c.attr_cls.close = Close<&H5VLattr_close, &on_close<Op::kClose, &Apis::Aclose>>::call;
 
-  c.dataset_cls.create = Open<&H5VLdataset_create, H5I_DATASET, Child<Op::kCreate, &Apis::Dcreate, &Apis::Dcreate_anon, 2>>::call;
-  c.dataset_cls.open = Open<&H5VLdataset_open, H5I_DATASET, Child<Op::kOpen, &Apis::Dopen, &Apis::Dopen>>::call;
+  c.dataset_cls.create = Open<&H5VLdataset_create, H5I_DATASET,
+                              Child<Op::kCreate, &Apis::Dcreate, &Apis::Dcreate_anon, 2>>::call;
+  c.dataset_cls.open =
+      Open<&H5VLdataset_open, H5I_DATASET, Child<Op::kOpen, &Apis::Dopen, &Apis::Dopen>>::call;
   c.dataset_cls.read = dataset_transfer<Op::kRead, void*, &H5VLdataset_read>;
   c.dataset_cls.write = dataset_transfer<Op::kWrite, const void*, &H5VLdataset_write>;
   c.dataset_cls.get = Fwd<&H5VLdataset_get>::call;
@@ -1302,8 +1324,10 @@ H5VL_class_t make_class() {
   c.dataset_cls.optional = Fwd<&H5VLdataset_optional>::call;
   c.dataset_cls.close = Close<&H5VLdataset_close, &on_close<Op::kClose, &Apis::Dclose>>::call;
 
-  c.datatype_cls.commit = Open<&H5VLdatatype_commit, H5I_DATATYPE, Child<Op::kCreate, &Apis::Tcommit, &Apis::Tcommit_anon>>::call;
-  c.datatype_cls.open = Open<&H5VLdatatype_open, H5I_DATATYPE, Child<Op::kOpen, &Apis::Topen, &Apis::Topen>>::call;
+  c.datatype_cls.commit =
+      Open<&H5VLdatatype_commit, H5I_DATATYPE, Child<Op::kCreate, &Apis::Tcommit, &Apis::Tcommit_anon>>::call;
+  c.datatype_cls.open =
+      Open<&H5VLdatatype_open, H5I_DATATYPE, Child<Op::kOpen, &Apis::Topen, &Apis::Topen>>::call;
   c.datatype_cls.get = Fwd<&H5VLdatatype_get>::call;
   c.datatype_cls.specific = Fwd<&H5VLdatatype_specific, &on_datatype_specific>::call;
   c.datatype_cls.optional = Fwd<&H5VLdatatype_optional>::call;
@@ -1316,7 +1340,8 @@ H5VL_class_t make_class() {
   c.file_cls.optional = Fwd<&H5VLfile_optional>::call;
   c.file_cls.close = Close<&H5VLfile_close, &on_file_close>::call;
 
-  c.group_cls.create = Open<&H5VLgroup_create, H5I_GROUP, Child<Op::kCreate, &Apis::Gcreate, &Apis::Gcreate_anon>>::call;
+  c.group_cls.create =
+      Open<&H5VLgroup_create, H5I_GROUP, Child<Op::kCreate, &Apis::Gcreate, &Apis::Gcreate_anon>>::call;
   c.group_cls.open = Open<&H5VLgroup_open, H5I_GROUP, Child<Op::kOpen, &Apis::Gopen, &Apis::Gopen>>::call;
   c.group_cls.get = Fwd<&H5VLgroup_get>::call;
   c.group_cls.specific = group_specific;
@@ -1367,6 +1392,8 @@ const H5VL_class_t& the_class() {
 
 }  // namespace
 
-const H5VL_class_t* connector_class() { return &the_class(); }
+const H5VL_class_t* connector_class() {
+  return &the_class();
+}
 
 }  // namespace provio::vol

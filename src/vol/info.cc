@@ -50,7 +50,8 @@ bool balanced(std::string_view s) {
 bool needs_braces(std::string_view v) {
   if (v.empty()) return false;
   if (v.find(';') != std::string_view::npos || v.front() == '{') return true;
-  return std::isspace(static_cast<unsigned char>(v.front())) || std::isspace(static_cast<unsigned char>(v.back()));
+  return std::isspace(static_cast<unsigned char>(v.front())) ||
+         std::isspace(static_cast<unsigned char>(v.back()));
 }
 
 }  // namespace

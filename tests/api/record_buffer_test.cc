@@ -93,7 +93,8 @@ TEST(RecordBuffer, KeyNodesAreEncodedAndUnwritableValuesLeaveNothing) {
   std::string out, declared;
   b.write_all(out, context(&declared));
   EXPECT_NE(out.find("<urn:x/config/2> provio:parameter <urn:x/config/2/a%20b%2F%22c%22%3E%0A> ."),
-            std::string::npos) << out;
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("provio:key \"a b/\\\"c\\\">\\n\" ."), std::string::npos) << out;
   EXPECT_EQ(out.find("gone"), std::string::npos) << out;
 }
@@ -108,7 +109,8 @@ TEST(RecordBuffer, DeclaresReferencedEntitiesBeforeUsingThem) {
   std::string out, declared;
   b.write_all(out, context(&declared));
   EXPECT_EQ(declared, std::to_string(r.entity) + ";");
-  EXPECT_NE(out.find("<file:///data/out%20file.h5> prov:wasGeneratedBy <urn:x/task/1> ."), std::string::npos) << out;
+  EXPECT_NE(out.find("<file:///data/out%20file.h5> prov:wasGeneratedBy <urn:x/task/1> ."), std::string::npos)
+      << out;
 }
 
 class WorkflowApiTest : public ::testing::Test {

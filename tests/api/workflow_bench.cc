@@ -22,7 +22,8 @@ using namespace provio;
 void BM_IoEvent(benchmark::State& state) {
   static const model::ApiId api = model::api_id("bench_write");
   std::vector<model::EntityId> ents;
-  for (int i = 0; i < 64; ++i) ents.push_back(model::canonical_file_entity("/bench/wf/f" + std::to_string(i)));
+  for (int i = 0; i < 64; ++i)
+    ents.push_back(model::canonical_file_entity("/bench/wf/f" + std::to_string(i)));
   model::Event ev;
   ev.op = model::Op::kWrite;
   ev.api = api;
@@ -40,7 +41,8 @@ BENCHMARK(BM_IoEvent);
 void BM_Metric(benchmark::State& state) {
   provio_task_t t = provio_task_begin("bench", 0);
   int64_t step = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(provio_metric("accuracy", 0.5, step++, PROVIO_STAGE_VALIDATION));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(provio_metric("accuracy", 0.5, step++, PROVIO_STAGE_VALIDATION));
   provio_task_end(t);
 }
 BENCHMARK(BM_Metric);
@@ -55,7 +57,8 @@ BENCHMARK(BM_TaskBeginEnd);
 
 void BM_TaskParameter(benchmark::State& state) {
   provio_task_t t = provio_task_begin("bench", 0);
-  for (auto _ : state) benchmark::DoNotOptimize(provio_task_parameter(t, "learning_rate", provio_double(0.01)));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(provio_task_parameter(t, "learning_rate", provio_double(0.01)));
   provio_task_end(t);
 }
 BENCHMARK(BM_TaskParameter);

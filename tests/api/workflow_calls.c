@@ -12,25 +12,26 @@
 
 static int failures = 0;
 
-#define EXPECT(cond)                                                        \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);  \
-      ++failures;                                                           \
-    }                                                                       \
+#define EXPECT(cond)                                                      \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                         \
+    }                                                                     \
   } while (0)
 
 /* Misuse: the call failed with an error message containing `part`. */
-static void expect_error(int rc, const char *part, int line) {
+static void expect_error(int rc, const char* part, int line) {
   if (rc != PROVIO_EINVAL || !strstr(provio_last_error(), part)) {
-    fprintf(stderr, "line %d: expected EINVAL with \"%s\", got %d \"%s\"\n", line, part, rc, provio_last_error());
+    fprintf(stderr, "line %d: expected EINVAL with \"%s\", got %d \"%s\"\n", line, part, rc,
+            provio_last_error());
     ++failures;
   }
 }
 #define EXPECT_ERROR(call, part) expect_error((call), (part), __LINE__)
 #define EXPECT_ERROR0(call, part) expect_error((call) == 0 ? PROVIO_EINVAL : PROVIO_OK, (part), __LINE__)
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s <scratch dir>\n", argv[0]);
     return 2;
@@ -116,7 +117,7 @@ int main(int argc, char **argv) {
 
   /* A string larger than the per-thread arena goes through the overflow path. */
   size_t big = 100000;
-  char *long_value = malloc(big + 1);
+  char* long_value = malloc(big + 1);
   for (size_t i = 0; i < big; ++i) long_value[i] = (char)('a' + i % 26);
   long_value[big] = 0;
   EXPECT(provio_task_parameter(0, "long", provio_string(long_value)) == PROVIO_OK);

@@ -10,13 +10,13 @@
 #include "provio/provio.hpp"
 
 static int failures = 0;
-#define EXPECT(cond)                                                       \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
+#define EXPECT(cond)                                                                           \
+  do {                                                                                         \
+    if (!(cond)) {                                                                             \
       std::fprintf(stderr, "%s:%d: expected %s (last error: %s)\n", __FILE__, __LINE__, #cond, \
-                   provio::last_error().c_str());                          \
-      ++failures;                                                          \
-    }                                                                      \
+                   provio::last_error().c_str());                                              \
+      ++failures;                                                                              \
+    }                                                                                          \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -42,14 +42,15 @@ int main(int argc, char** argv) {
     EXPECT(provio::program_type("simulation") == PROVIO_OK);
     provio::Task task("cpp task");
     EXPECT(task);
-    auto hp = provio::hyperparameters({{"lr", 0.5},
-                                       {"n", 3},
-                                       {"f", 0.25f},
-                                       {"u", std::numeric_limits<uint64_t>::max()},
-                                       {"flag", true},
-                                       {"label", std::string("x\"y\n")},
-                                       {"huge", provio::Value::integer_text("123456789012345678901234567890")},
-                                       {"data", provio::Data::file(dir + "/in.dat")}});
+    auto hp =
+        provio::hyperparameters({{"lr", 0.5},
+                                 {"n", 3},
+                                 {"f", 0.25f},
+                                 {"u", std::numeric_limits<uint64_t>::max()},
+                                 {"flag", true},
+                                 {"label", std::string("x\"y\n")},
+                                 {"huge", provio::Value::integer_text("123456789012345678901234567890")},
+                                 {"data", provio::Data::file(dir + "/in.dat")}});
     EXPECT(hp.id == 1);
     auto file_cfg = provio::config_file(cfg_path);
     EXPECT(file_cfg.id == 2);
@@ -60,7 +61,8 @@ int main(int argc, char** argv) {
     EXPECT(task.results({{"dup", 1}, {"dup", 2}}) == PROVIO_EINVAL);
     EXPECT(provio::metric("loss", 0.25, 3, PROVIO_STAGE_TRAINING) == PROVIO_OK);
     EXPECT(provio::metric("nan", std::nan(""), 3) == PROVIO_EINVAL);
-    EXPECT(provio::model(provio::Data::object(dir + "/out.h5", "/model", PROVIO_GROUP), hp, 3, "net") == PROVIO_OK);
+    EXPECT(provio::model(provio::Data::object(dir + "/out.h5", "/model", PROVIO_GROUP), hp, 3, "net") ==
+           PROVIO_OK);
     EXPECT(provio::properties({{"owner", "me"}}) == PROVIO_OK);
     {
       provio::Task sub("sub");

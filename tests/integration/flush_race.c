@@ -8,7 +8,7 @@
 
 static provio_entity_t g_file;
 
-static void *worker(void *arg) {
+static void* worker(void* arg) {
   long id = (long)arg;
   char path[64];
   for (int i = 0; i < 80; ++i) {
@@ -24,13 +24,13 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   int batches = argc > 1 ? atoi(argv[1]) : 8, per = argc > 2 ? atoi(argv[2]) : 32;
   g_file = provio_file("/race/file.h5");
   long id = 0;
   for (int b = 0; b < batches; ++b) {
     pthread_t th[256];
-    for (int t = 0; t < per && t < 256; ++t) pthread_create(&th[t], NULL, worker, (void *)id++);
+    for (int t = 0; t < per && t < 256; ++t) pthread_create(&th[t], NULL, worker, (void*)id++);
     for (int t = 0; t < per && t < 256; ++t) pthread_join(th[t], NULL);
   }
   printf("%ld\n", id * 80);

@@ -74,14 +74,23 @@ int main(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    auto next = [&] { return i + 1 < argc ? argv[++i] : (std::fprintf(stderr, "missing value\n"), std::exit(2), ""); };
-    if (a == "--threads") o.threads = std::atoi(next());
-    else if (a == "--events") o.events = std::atol(next());
-    else if (a == "--fork-after") o.fork_after = std::atol(next());
-    else if (a == "--child-events") o.child_events = std::atol(next());
-    else if (a == "--forever") o.forever = true;
-    else if (a == "--truth") o.truth = next();
-    else return std::fprintf(stderr, "record_stress: unknown option %s\n", a.c_str()), 2;
+    auto next = [&] {
+      return i + 1 < argc ? argv[++i] : (std::fprintf(stderr, "missing value\n"), std::exit(2), "");
+    };
+    if (a == "--threads")
+      o.threads = std::atoi(next());
+    else if (a == "--events")
+      o.events = std::atol(next());
+    else if (a == "--fork-after")
+      o.fork_after = std::atol(next());
+    else if (a == "--child-events")
+      o.child_events = std::atol(next());
+    else if (a == "--forever")
+      o.forever = true;
+    else if (a == "--truth")
+      o.truth = next();
+    else
+      return std::fprintf(stderr, "record_stress: unknown option %s\n", a.c_str()), 2;
   }
   if (o.truth.empty()) return std::fprintf(stderr, "record_stress: --truth FILE is required\n"), 2;
 

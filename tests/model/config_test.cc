@@ -35,10 +35,9 @@ TEST(Config, Defaults) {
 
 TEST(Config, EnvironmentValues) {
   Fixture f;
-  f.env = {{"PROVIO_LEVEL", "trace"},          {"PROVIO_DIR", "/x/y"},
-           {"PROVIO_MEMORY", "64M"},           {"PROVIO_FLUSH_INTERVAL", "0.5"},
-           {"PROVIO_SUMMARY_SLOTS", "128"},    {"PROVIO_TRACE_EVENTS", "1k"},
-           {"PROVIO_WORKFLOW", "dassa"},       {"PROVIO_TRACK_ATTRIBUTE", "off"}};
+  f.env = {{"PROVIO_LEVEL", "trace"},        {"PROVIO_DIR", "/x/y"},           {"PROVIO_MEMORY", "64M"},
+           {"PROVIO_FLUSH_INTERVAL", "0.5"}, {"PROVIO_SUMMARY_SLOTS", "128"},  {"PROVIO_TRACE_EVENTS", "1k"},
+           {"PROVIO_WORKFLOW", "dassa"},     {"PROVIO_TRACK_ATTRIBUTE", "off"}};
   Config c = f.parse();
   EXPECT_EQ(c.level, Level::kTrace);
   EXPECT_EQ(c.dir, "/x/y");

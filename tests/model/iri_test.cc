@@ -24,8 +24,8 @@ TEST(PercentEncoding, EncodesHostileBytes) {
       {"/h#ash", "file:///h%23ash"},
       {"/p%cent", "file:///p%25cent"},
       {"/new\nline", "file:///new%0Aline"},
-      {"/latin\xE9", "file:///latin%E9"},         // not UTF-8
-      {"/utf8\xC3\xA9", "file:///utf8%C3%A9"},    // é
+      {"/latin\xE9", "file:///latin%E9"},       // not UTF-8
+      {"/utf8\xC3\xA9", "file:///utf8%C3%A9"},  // é
       {"/back\\slash{}|^`", "file:///back%5Cslash%7B%7D%7C%5E%60"},
       {"/at@sign", "file:///at%40sign"},
   };

@@ -20,8 +20,8 @@ TEST(ExecEnv, CountsNullAsEmpty) {
 
 TEST(ExecEnv, ReplacesEveryParentRunEntryWithOurs) {
   char* env[] = {const_cast<char*>("A=1"), const_cast<char*>("PROVIO_PARENT_RUN=urn:old"),
-                 const_cast<char*>("PROVIO_PARENT_RUNX=keep"), const_cast<char*>("PROVIO_PARENT_RUN=urn:old2"),
-                 nullptr};
+                 const_cast<char*>("PROVIO_PARENT_RUNX=keep"),
+                 const_cast<char*>("PROVIO_PARENT_RUN=urn:old2"), nullptr};
   std::vector<char*> out(env_count(env) + 2);
   child_env(out.data(), env, "PROVIO_PARENT_RUN=urn:new");
   std::vector<std::string> got;

@@ -20,7 +20,7 @@ static void on_alarm(int sig) {
   int saved = errno;
   errno = 777;
   if (write(log_fd, "s", 1) != 1) errno_broken = 1;
-  if (errno != 777) errno_broken = 1;  /* a successful write leaves errno alone */
+  if (errno != 777) errno_broken = 1; /* a successful write leaves errno alone */
   errno = saved;
   handled = handled + 1;
 }

@@ -68,7 +68,8 @@ std::string format(const Graph& g, const std::string& fmt) {
 
 // Statements in every form the core writes, and some it does not (the fast path must agree with
 // raptor on all, handing what it does not know to raptor).
-const std::string kTricky = std::string(model::kTurtlePrefixes) +
+const std::string kTricky =
+    std::string(model::kTurtlePrefixes) +
     "<urn:a> rdf:type prov:Activity .\n"
     "<urn:a> a provio:Read .\n"
     "# a comment line\n"
@@ -125,8 +126,8 @@ TEST(MergeReader, BadLinesAreReportedAndTheRestKept) {
 TEST(MergeReader, CutLastLineIsNeverReadAsAShorterTerm) {
   TempDir dir;
   const std::string head = std::string(model::kTurtlePrefixes) + "<urn:a> rdf:type prov:Activity .\n";
-  for (std::string tail : {"<urn:c> rdf:type prov:Act", "<urn:c> rdf:type prov:x.", "<urn:c> rdf:type prov:x ",
-                                  "<urn:c> provio:api \"ab"}) {
+  for (std::string tail : {"<urn:c> rdf:type prov:Act", "<urn:c> rdf:type prov:x.",
+                           "<urn:c> rdf:type prov:x ", "<urn:c> provio:api \"ab"}) {
     std::string path = dir.file("cut.ttl", head + tail);
     Graph g;
     ReadResult r;
@@ -147,9 +148,10 @@ TEST(MergeReader, CutLastLineIsNeverReadAsAShorterTerm) {
 TEST(MergeReader, GrowingFilesLeaveTheirUnfinishedEndForLater) {
   TempDir dir;
   const std::string head = std::string(model::kTurtlePrefixes) + "<urn:a> rdf:type prov:Activity .\n";
-  std::vector<std::string> files = {dir.file("raw.ttl", head + "<urn:c> rdf:type prov:Act"),
-                                    dir.file("merged.ttl", "# merged\n@prefix p: <urn:p#> .\n<urn:a> p:x <urn:o> .\n<urn:b> p:x p:Act"),
-                                    dir.file("new.ttl", "")};
+  std::vector<std::string> files = {
+      dir.file("raw.ttl", head + "<urn:c> rdf:type prov:Act"),
+      dir.file("merged.ttl", "# merged\n@prefix p: <urn:p#> .\n<urn:a> p:x <urn:o> .\n<urn:b> p:x p:Act"),
+      dir.file("new.ttl", "")};
   Graph g;
   ReadResult r;
   read_files(files, 1, g, r, 0, true);
@@ -179,7 +181,8 @@ TEST(MergeReader, CutMergedTurtleKeepsCompleteStatementsOnly) {
   read_files({path}, 1, back, r);
   EXPECT_EQ(back.size(), 4u);
   EXPECT_EQ(back.terms.find("<http://www.w3.org/ns/prov#Act>"), kNoTerm);
-  std::size_t cut_line = static_cast<std::size_t>(std::count(ttl.begin(), ttl.begin() + static_cast<long>(at), '\n')) + 1;
+  std::size_t cut_line =
+      static_cast<std::size_t>(std::count(ttl.begin(), ttl.begin() + static_cast<long>(at), '\n')) + 1;
   EXPECT_EQ(r.messages, std::vector<std::string>{path + ":" + std::to_string(cut_line) +
                                                  ": truncated statement dropped (file ends mid-statement)"});
   // a complete file with a comment after the last statement is not cut
@@ -197,7 +200,8 @@ TEST(MergeReader, ParallelReadEqualsSerial) {
   for (int f = 0; f < 7; ++f) {
     std::string text(model::kTurtlePrefixes);
     for (int i = 0; i < 50; ++i) {
-      text += "<urn:s" + std::to_string(i % 13) + "> provio:count \"" + std::to_string(i * f) + "\"^^xsd:unsignedLong .\n";
+      text += "<urn:s" + std::to_string(i % 13) + "> provio:count \"" + std::to_string(i * f) +
+              "\"^^xsd:unsignedLong .\n";
     }
     text += "_:x rdfs:label \"file " + std::to_string(f) + "\" .\n";
     files.push_back(dir.file("f" + std::to_string(f) + ".ttl", text));
@@ -238,15 +242,23 @@ TEST(MergeTerms, Measures) {
 }
 
 constexpr const char* kProvio = "http://www.w3.org/ns/provio#";
-std::string P(const char* local) { return std::string("<") + kProvio + local + ">"; }
-std::string U(std::uint64_t v) { return "\"" + std::to_string(v) + "\"^^<http://www.w3.org/2001/XMLSchema#unsignedLong>"; }
-std::string S(const char* s) { return std::string("\"") + s + "\"^^<http://www.w3.org/2001/XMLSchema#double>"; }
-std::string T(const char* s) { return std::string("\"") + s + "\"^^<http://www.w3.org/2001/XMLSchema#dateTime>"; }
+std::string P(const char* local) {
+  return std::string("<") + kProvio + local + ">";
+}
+std::string U(std::uint64_t v) {
+  return "\"" + std::to_string(v) + "\"^^<http://www.w3.org/2001/XMLSchema#unsignedLong>";
+}
+std::string S(const char* s) {
+  return std::string("\"") + s + "\"^^<http://www.w3.org/2001/XMLSchema#double>";
+}
+std::string T(const char* s) {
+  return std::string("\"") + s + "\"^^<http://www.w3.org/2001/XMLSchema#dateTime>";
+}
 const std::string kStart = "<http://www.w3.org/ns/prov#startedAtTime>";
 const std::string kEnd = "<http://www.w3.org/ns/prov#endedAtTime>";
 
-void part(Graph& g, const std::string& act, int n, std::uint64_t count, const char* elapsed, const char* start,
-          const char* end) {
+void part(Graph& g, const std::string& act, int n, std::uint64_t count, const char* elapsed,
+          const char* start, const char* end) {
   std::string p = act.substr(0, act.size() - 1) + "/p" + std::to_string(n) + ">";
   g.add(act, P("partial"), p);
   g.add(p, P("count"), U(count));
@@ -354,7 +366,8 @@ TEST(MergeWriter, TurtleReadsBackAsTheSameGraph) {
   g.add("<http://www.w3.org/ns/provio#1abc>", "<http://www.w3.org/ns/provio#api>", "\"a\\\"b\\n\"");
   g.add("<file:///x/a%20b>", "<http://www.w3.org/ns/provio#path>", "\"x\"@en");
   g.add("<file:///x/a%20b>", "<http://www.w3.org/ns/provio#path>", "\"y\"");
-  g.add("_:b1", "<http://www.w3.org/ns/provio#count>", "\"5\"^^<http://www.w3.org/2001/XMLSchema#unsignedLong>");
+  g.add("_:b1", "<http://www.w3.org/ns/provio#count>",
+        "\"5\"^^<http://www.w3.org/2001/XMLSchema#unsignedLong>");
   std::string ttl = format(g, "turtle");
   EXPECT_NE(ttl.find("provio:count \"5\"^^xsd:unsignedLong"), std::string::npos) << ttl;
   EXPECT_NE(ttl.find("<http://www.w3.org/ns/provio#x.y> a prov:Activity"), std::string::npos) << ttl;

@@ -54,11 +54,16 @@ int main(int argc, char** argv) {
   const char* write_file = nullptr;
   const char* read_file = nullptr;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--events")) events = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--flushes")) flushes = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--write")) write_file = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--read")) read_file = argv[i + 1];
+    if (!std::strcmp(argv[i], "--threads"))
+      threads = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--events"))
+      events = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--flushes"))
+      flushes = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--write"))
+      write_file = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--read"))
+      read_file = argv[i + 1];
     else {
       std::fprintf(stderr, "record_events: unknown option %s\n", argv[i]);
       return 1;
@@ -74,15 +79,17 @@ int main(int argc, char** argv) {
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       std::uint64_t now = provio_now_ns();
-      if (wf && provio_record_io(PROVIO_CREATE, "H5Fcreate", wf, 0, now, 500) != PROVIO_OK) ++fail[static_cast<std::size_t>(t)];
+      if (wf && provio_record_io(PROVIO_CREATE, "H5Fcreate", wf, 0, now, 500) != PROVIO_OK)
+        ++fail[static_cast<std::size_t>(t)];
       for (int round = 0; round < flushes; ++round) {
         for (int e = 0; e < events; ++e) {
           std::uint64_t start = now + static_cast<std::uint64_t>(round * 1000000 + e * 1000);
-          if (ds && provio_record_io(PROVIO_WRITE, "H5Dwrite", ds, static_cast<std::uint64_t>(t + 1) * 100, start,
-                                     1000 + static_cast<std::uint64_t>(t)) != PROVIO_OK) {
+          if (ds && provio_record_io(PROVIO_WRITE, "H5Dwrite", ds, static_cast<std::uint64_t>(t + 1) * 100,
+                                     start, 1000 + static_cast<std::uint64_t>(t)) != PROVIO_OK) {
             ++fail[static_cast<std::size_t>(t)];
           }
-          if (rf && provio_record_io(PROVIO_READ, "pread", rf, 10, start, 1000 + static_cast<std::uint64_t>(t)) != PROVIO_OK) {
+          if (rf && provio_record_io(PROVIO_READ, "pread", rf, 10, start,
+                                     1000 + static_cast<std::uint64_t>(t)) != PROVIO_OK) {
             ++fail[static_cast<std::size_t>(t)];
           }
         }

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int write_dataset(hid_t file, const char *name, const double *data, hsize_t n) {
+static int write_dataset(hid_t file, const char* name, const double* data, hsize_t n) {
   hid_t space = H5Screate_simple(1, &n, NULL);
   hid_t dset = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   herr_t rc = dset < 0 ? -1 : H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
@@ -17,7 +17,7 @@ static int write_dataset(hid_t file, const char *name, const double *data, hsize
   return rc < 0 ? -1 : 0;
 }
 
-static int read_dataset(hid_t file, const char *name, double *data) {
+static int read_dataset(hid_t file, const char* name, double* data) {
   hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
   if (dset < 0) return -1;
   herr_t rc = H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
@@ -25,7 +25,7 @@ static int read_dataset(hid_t file, const char *name, double *data) {
   return rc < 0 ? -1 : 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   static double strain[1024], time_axis[64], dec[256];
   int rc = 0;
   if (argc == 3 && strcmp(argv[1], "acquire") == 0) {
@@ -33,7 +33,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 64; ++i) time_axis[i] = i;
     hid_t f = H5Fcreate(argv[2], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t g = H5Gcreate2(f, "/das", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    rc = f < 0 || g < 0 || write_dataset(f, "/das/strain", strain, 1024) || write_dataset(f, "/das/time", time_axis, 64);
+    rc = f < 0 || g < 0 || write_dataset(f, "/das/strain", strain, 1024) ||
+         write_dataset(f, "/das/time", time_axis, 64);
     H5Gclose(g);
     H5Fclose(f);
   } else if (argc == 4 && strcmp(argv[1], "decimate") == 0) {

@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
     }
     std::string op = arg.substr(0, c1), target = arg.substr(c1 + 1, c2 - c1 - 1), amount = arg.substr(c2 + 1);
     unsigned long long bytes = std::strtoull(amount.c_str(), nullptr, 10), repeat = 1;
-    if (auto x = amount.find('x'); x != std::string::npos) repeat = std::strtoull(amount.c_str() + x + 1, nullptr, 10);
+    if (auto x = amount.find('x'); x != std::string::npos)
+      repeat = std::strtoull(amount.c_str() + x + 1, nullptr, 10);
     std::string path = target, object;
     if (auto o = target.find(":/"); o != std::string::npos) {
       path = target.substr(0, o);
@@ -33,11 +34,16 @@ int main(int argc, char** argv) {
     provio_entity_t e = object.empty() ? file : provio_object(file, object.c_str(), PROVIO_DATASET);
     provio_op_t kind;
     const char* api;
-    if (op == "create") kind = PROVIO_CREATE, api = "H5Fcreate";
-    else if (op == "open") kind = PROVIO_OPEN, api = "H5Fopen";
-    else if (op == "write") kind = PROVIO_WRITE, api = object.empty() ? "pwrite" : "H5Dwrite";
-    else if (op == "read") kind = PROVIO_READ, api = object.empty() ? "pread" : "H5Dread";
-    else if (op == "close") kind = PROVIO_CLOSE, api = "H5Fclose";
+    if (op == "create")
+      kind = PROVIO_CREATE, api = "H5Fcreate";
+    else if (op == "open")
+      kind = PROVIO_OPEN, api = "H5Fopen";
+    else if (op == "write")
+      kind = PROVIO_WRITE, api = object.empty() ? "pwrite" : "H5Dwrite";
+    else if (op == "read")
+      kind = PROVIO_READ, api = object.empty() ? "pread" : "H5Dread";
+    else if (op == "close")
+      kind = PROVIO_CLOSE, api = "H5Fclose";
     else {
       std::fprintf(stderr, "io_program: unknown op '%s'\n", op.c_str());
       return 1;

@@ -1,12 +1,13 @@
 // Unit tests of prov-query's result tables and select parsing: exact formats (CSV quoting, JSON
 // escaping, TSV escapes), exact seconds arithmetic, and malformed specs refused with a message.
+#include "table.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
 #include "questions.h"
-#include "table.h"
 
 namespace provio::query {
 namespace {
@@ -26,7 +27,8 @@ std::string print(const Table& t, Format f) {
 }
 
 TEST(Table, CsvQuotesPerRfc4180) {
-  EXPECT_EQ(print(sample(), Format::kCsv), "name,n\r\n\"a,\"\"b\"\"\n\",7\r\nhttp://www.w3.org/ns/prov#used,\r\n");
+  EXPECT_EQ(print(sample(), Format::kCsv),
+            "name,n\r\n\"a,\"\"b\"\"\n\",7\r\nhttp://www.w3.org/ns/prov#used,\r\n");
 }
 
 TEST(Table, TsvEscapesTabsAndNewlines) {
@@ -40,9 +42,11 @@ TEST(Table, JsonIsSparqlResultsFormat) {
   std::string j = print(sample(), Format::kJson);
   EXPECT_NE(j.find("{\"head\":{\"vars\":[\"name\",\"n\"]}"), std::string::npos);
   EXPECT_NE(j.find("\"name\":{\"type\":\"literal\",\"value\":\"a,\\\"b\\\"\\n\"}"), std::string::npos);
-  EXPECT_NE(j.find("\"n\":{\"type\":\"literal\",\"value\":\"7\",\"datatype\":\"http://www.w3.org/2001/XMLSchema#integer\"}"),
+  EXPECT_NE(j.find("\"n\":{\"type\":\"literal\",\"value\":\"7\",\"datatype\":\"http://www.w3.org/2001/"
+                   "XMLSchema#integer\"}"),
             std::string::npos);
-  EXPECT_NE(j.find("{\"name\":{\"type\":\"uri\",\"value\":\"http://www.w3.org/ns/prov#used\"}}"), std::string::npos)
+  EXPECT_NE(j.find("{\"name\":{\"type\":\"uri\",\"value\":\"http://www.w3.org/ns/prov#used\"}}"),
+            std::string::npos)
       << "unbound values are omitted";
 }
 

@@ -208,15 +208,17 @@ TEST_F(RecorderTest, ErrnoUntouchedEvenWhenOutputFails) {
   std::string warnings = testing::internal::GetCapturedStderr();
   EXPECT_EQ(errno, EINTR);
   // reported once, naming the directory and the reason
-  EXPECT_EQ(count(warnings, "provio: cannot create the output directory /proc/provio-cannot-create-this: "), 1u)
+  EXPECT_EQ(count(warnings, "provio: cannot create the output directory /proc/provio-cannot-create-this: "),
+            1u)
       << warnings;
   EXPECT_EQ(count(warnings, "\n"), 1u) << warnings;
 }
 
 TEST_F(RecorderTest, HostileNamesParse) {
   start();
-  const char* names[] = {"/rec/sp ace", "/rec/quo\"te", "/rec/<angle>", "/rec/ha#sh", "/rec/per%cent",
-                         "/rec/new\nline", "/rec/latin\xE9", "/rec/tab\there", "/rec/back\\slash"};
+  const char* names[] = {"/rec/sp ace",    "/rec/quo\"te",   "/rec/<angle>",
+                         "/rec/ha#sh",     "/rec/per%cent",  "/rec/new\nline",
+                         "/rec/latin\xE9", "/rec/tab\there", "/rec/back\\slash"};
   for (const char* n : names) {
     model::EntityId f = model::canonical_file_entity(n);
     model::EntityId d = model::object_entity(f, "/g r\"p/d\nset", model::EntityClass::kDataset);

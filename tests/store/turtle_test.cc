@@ -26,8 +26,9 @@ TEST(TurtleString, EscapingTable) {
       {"new\nline\r\ttab", "new\\nline\\r\\ttab"},
       {std::string("nul\0byte", 8), "nul\\u0000byte"},
       {"bell\x07 del\x7F", "bell\\u0007 del\\u007F"},
-      {"<>#%{}", "<>#%{}"},                   // fine inside a string
-      {"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"},  // valid UTF-8 kept
+      {"<>#%{}", "<>#%{}"},  // fine inside a string
+      {"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80",
+       "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"},   // valid UTF-8 kept
       {"latin1 \xE9t\xE9", "latin1 \\uFFFDt\\uFFFD"},  // not UTF-8
       {"overlong \xC0\xAF", "overlong \\uFFFD\\uFFFD"},
       {"surrogate \xED\xA0\x80", "surrogate \\uFFFD\\uFFFD\\uFFFD"},

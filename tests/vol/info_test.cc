@@ -1,10 +1,11 @@
 // The connector's info string and object paths, without HDF5: round trips, nesting, and hostile
 // input (unbalanced braces, huge values, junk keys) that must give a clear error, never a crash.
+#include "vol/info.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "vol/info.h"
 #include "vol/path.h"
 
 namespace provio::vol {
@@ -57,17 +58,17 @@ TEST(InfoParse, ConnectorByName) {
 
 TEST(InfoParse, HostileInputIsAnErrorNotACrash) {
   const char* bad[] = {
-      "under_vol=0;under_info={",          // unbalanced
-      "under_vol=0;under_info={}}",        // text after '}'
-      "under_vol=0;under_info={{}",        // unbalanced nesting
-      "under_vol=0;under_vol=1",           // twice
-      "under_info={};under_info={}",       // twice
-      "under_vol=0;garbage",               // no '='
-      "=3",                                // empty key
-      "under_vol=0;bad key=1",             // space in key
-      "under_vol=a b",                     // not a value or a name
-      "under_vol=0;under_info=}{",         // unbalanced plain value
-      "under_vol=0;k={x}y",                // junk after braces
+      "under_vol=0;under_info={",     // unbalanced
+      "under_vol=0;under_info={}}",   // text after '}'
+      "under_vol=0;under_info={{}",   // unbalanced nesting
+      "under_vol=0;under_vol=1",      // twice
+      "under_info={};under_info={}",  // twice
+      "under_vol=0;garbage",          // no '='
+      "=3",                           // empty key
+      "under_vol=0;bad key=1",        // space in key
+      "under_vol=a b",                // not a value or a name
+      "under_vol=0;under_info=}{",    // unbalanced plain value
+      "under_vol=0;k={x}y",           // junk after braces
   };
   for (const char* s : bad) {
     ParseResult r = parse_info(s);

@@ -115,7 +115,8 @@ void noclose(const char* path) {
   hid_t ed = H5Dcreate2(e, "still_open", H5T_NATIVE_INT, s8, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   check(ed >= 0 && H5Fclose(e) >= 0, "H5Fclose with an open dataset");
   std::vector<int> iv(8, 5);
-  check(H5Dwrite(ed, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, iv.data()) >= 0, "write after file close");
+  check(H5Dwrite(ed, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, iv.data()) >= 0,
+        "write after file close");
   check(H5Dclose(ed) >= 0, "H5Dclose after file close");
   H5Sclose(s8);
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -164,7 +165,8 @@ void ops(const char* path) {
   check(H5Arename(g, "old", "new") >= 0, "H5Arename");
   check(H5Adelete(g, "new") >= 0, "H5Adelete");
   hid_t anon = H5Dcreate_anon(f, H5T_NATIVE_DOUBLE, s5, H5P_DEFAULT, H5P_DEFAULT);
-  check(anon >= 0 && H5Dwrite(anon, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, bd.data()) >= 0, "anon");
+  check(anon >= 0 && H5Dwrite(anon, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, bd.data()) >= 0,
+        "anon");
   H5Dclose(anon);
   check(H5Ocopy(f, "g", f, "gcopy", H5P_DEFAULT, H5P_DEFAULT) >= 0, "H5Ocopy");
   // A committed type that HDF5 hands back by itself (H5Dget_type): named by asking below.
@@ -182,12 +184,14 @@ void ops(const char* path) {
   std::string ext = std::string(path) + ".ext.h5";
   hid_t xf = H5Fcreate(ext.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   hid_t xd = H5Dcreate2(xf, "x", H5T_NATIVE_INT, s5, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  check(xd >= 0 && H5Dwrite(xd, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, ai.data()) >= 0, "external file");
+  check(xd >= 0 && H5Dwrite(xd, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, ai.data()) >= 0,
+        "external file");
   H5Dclose(xd);
   H5Fclose(xf);
   check(H5Lcreate_external(ext.c_str(), "/x", g, "ext", H5P_DEFAULT, H5P_DEFAULT) >= 0, "H5Lcreate_external");
   hid_t ed = H5Dopen2(f, "/g/ext", H5P_DEFAULT);
-  check(ed >= 0 && H5Dread(ed, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, ai.data()) >= 0, "read via external link");
+  check(ed >= 0 && H5Dread(ed, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, ai.data()) >= 0,
+        "read via external link");
   H5Dclose(ed);
   for (hid_t x : {dt, b, a}) H5Dclose(x);
   H5Tclose(t);

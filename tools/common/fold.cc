@@ -16,9 +16,9 @@ namespace {
 enum Measure { kCount, kBytes, kElapsed, kStart, kEnd, kLastPart, kMeasures };
 
 constexpr std::string_view kMeasureIri[kMeasures] = {
-    "<http://www.w3.org/ns/provio#count>",        "<http://www.w3.org/ns/provio#bytes>",
-    "<http://www.w3.org/ns/provio#elapsed>",      "<http://www.w3.org/ns/prov#startedAtTime>",
-    "<http://www.w3.org/ns/prov#endedAtTime>",    "<http://www.w3.org/ns/provio#lastPart>",
+    "<http://www.w3.org/ns/provio#count>",     "<http://www.w3.org/ns/provio#bytes>",
+    "<http://www.w3.org/ns/provio#elapsed>",   "<http://www.w3.org/ns/prov#startedAtTime>",
+    "<http://www.w3.org/ns/prov#endedAtTime>", "<http://www.w3.org/ns/provio#lastPart>",
 };
 constexpr std::string_view kPartial = "<http://www.w3.org/ns/provio#partial>";
 
@@ -74,7 +74,8 @@ struct Values {
       if (m == kElapsed) elapsed_ns += o.elapsed_ns;
       has[m] = true;
     }
-    if (o.has[kStart] && (!has[kStart] || o.start_us < start_us)) start_us = o.start_us, start_term = o.start_term;
+    if (o.has[kStart] && (!has[kStart] || o.start_us < start_us))
+      start_us = o.start_us, start_term = o.start_term;
     if (o.has[kEnd] && (!has[kEnd] || o.end_us > end_us)) end_us = o.end_us, end_term = o.end_term;
     has[kStart] |= o.has[kStart];
     has[kEnd] |= o.has[kEnd];
@@ -84,7 +85,8 @@ struct Values {
 // Flush number of part `part` of activity `act`: its IRI is "<act>/p<n>". 0 if it is not.
 std::uint64_t part_number(std::string_view act, std::string_view part) {
   std::string_view a = iri_body(act), p = iri_body(part);
-  if (a.empty() || p.size() <= a.size() + 2 || p.substr(0, a.size()) != a || p.substr(a.size(), 2) != "/p") return 0;
+  if (a.empty() || p.size() <= a.size() + 2 || p.substr(0, a.size()) != a || p.substr(a.size(), 2) != "/p")
+    return 0;
   std::string_view digits = p.substr(a.size() + 2);
   std::uint64_t n = 0;
   auto r = std::from_chars(digits.data(), digits.data() + digits.size(), n);
@@ -109,8 +111,8 @@ FoldResult fold(Graph& graph) {
     return -1;
   };
 
-  std::unordered_map<TermId, TermId> part_of;                  // part → activity
-  std::unordered_map<TermId, std::vector<TermId>> parts;       // activity → parts
+  std::unordered_map<TermId, TermId> part_of;             // part → activity
+  std::unordered_map<TermId, std::vector<TermId>> parts;  // activity → parts
   for (const Triple& t : graph.triples()) {
     if (t.p == partial && partial != kNoTerm) {
       auto [it, fresh] = part_of.emplace(t.o, t.s);
@@ -194,7 +196,8 @@ FoldResult fold(Graph& graph) {
     if (v.has[kBytes]) graph.add(act, ids[kBytes], graph.terms.intern(u64_term(v.bytes)));
     if (v.has[kElapsed]) {
       graph.add(act, ids[kElapsed],
-                graph.terms.intern('"' + format_seconds(v.elapsed_ns) + "\"^^<http://www.w3.org/2001/XMLSchema#double>"));
+                graph.terms.intern('"' + format_seconds(v.elapsed_ns) +
+                                   "\"^^<http://www.w3.org/2001/XMLSchema#double>"));
     }
     if (v.has[kStart]) graph.add(act, ids[kStart], v.start_term);
     if (v.has[kEnd]) graph.add(act, ids[kEnd], v.end_term);

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <type_traits>
-#include <functional>
 
 #include "common/bytes.h"
 
@@ -18,7 +18,9 @@ namespace {
 constexpr std::size_t kBlockSize = 1 << 20;
 constexpr std::string_view kRdfType = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
 
-inline std::uint64_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
+inline std::uint64_t hash_text(std::string_view s) {
+  return std::hash<std::string_view>{}(s);
+}
 
 inline std::uint64_t hash_triple(TermId s, TermId p, TermId o) {
   std::uint64_t k = (std::uint64_t{s} << 32 | p) * 0x9E3779B97F4A7C15ull;

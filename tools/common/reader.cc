@@ -23,8 +23,8 @@
 #include <string_view>
 #include <thread>
 
-#include "model/vocabulary.h"
 #include "common/terms.h"
+#include "model/vocabulary.h"
 
 namespace provio::rdf {
 namespace {
@@ -46,7 +46,7 @@ struct FileContext {
   const std::string* path;
   Graph* graph;
   FileReport report;
-  std::string blank_prefix;  // "_:b<n>x"
+  std::string blank_prefix;         // "_:b<n>x"
   std::uint64_t line_override = 0;  // raptor parsing one line of a fast-path file
   const char* error_suffix = "";
   bool growing = false;  // still being written: an unfinished end is left for the next read
@@ -164,15 +164,15 @@ class Raptor {
         std::size_t n = 0;
         if (l.datatype) dt = reinterpret_cast<const char*>(raptor_uri_as_counted_string(l.datatype, &n));
         if (l.language) lang = std::string_view(reinterpret_cast<const char*>(l.language), l.language_len);
-        append_literal(out, std::string_view(reinterpret_cast<const char*>(l.string), l.string_len), dt, lang);
+        append_literal(out, std::string_view(reinterpret_cast<const char*>(l.string), l.string_len), dt,
+                       lang);
         break;
       }
       case RAPTOR_TERM_TYPE_BLANK:
         out = ctx.blank_prefix;
         out.append(reinterpret_cast<const char*>(t->value.blank.string), t->value.blank.string_len);
         break;
-      default:
-        break;
+      default: break;
     }
   }
 
@@ -296,8 +296,10 @@ class LineParser {
 
   // Ends with " ." (the writer's statement end), blanks after it allowed.
   static bool ends_statement(std::string_view text) {
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-    return text.size() >= 2 && text.back() == '.' && (text[text.size() - 2] == ' ' || text[text.size() - 2] == '\t');
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+      text.remove_suffix(1);
+    return text.size() >= 2 && text.back() == '.' &&
+           (text[text.size() - 2] == ' ' || text[text.size() - 2] == '\t');
   }
 
   void truncated(std::uint64_t number) {
@@ -312,7 +314,8 @@ class LineParser {
   }
 
   bool open_ended() const {
-    return ctx_.captured.find("End of file") != std::string::npos || ctx_.captured.find("$end") != std::string::npos;
+    return ctx_.captured.find("End of file") != std::string::npos ||
+           ctx_.captured.find("$end") != std::string::npos;
   }
 
   // `text` through raptor, with the prefixes declared so far; errors are kept in ctx_.captured.
@@ -375,8 +378,10 @@ class LineParser {
     if (!iriref(p, e, iri) || !end(p, e)) return false;
     std::string ns(iri.substr(1, iri.size() - 2));
     auto it = std::find_if(prefixes_.begin(), prefixes_.end(), [&](auto& kv) { return kv.first == key; });
-    if (it != prefixes_.end()) it->second = ns;
-    else prefixes_.emplace_back(key, ns);
+    if (it != prefixes_.end())
+      it->second = ns;
+    else
+      prefixes_.emplace_back(key, ns);
     for (auto& t : tokens_) t = {};  // a prefix may be redeclared: cached names are stale
     header_.append(rest.data(), rest.size());
     header_ += '\n';
@@ -462,7 +467,10 @@ class LineParser {
           std::uint32_t cp = 0;
           for (std::size_t k = 1; k <= n; ++k) {
             char h = body[i + k];
-            int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+            int v = h >= '0' && h <= '9'   ? h - '0'
+                    : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                    : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                           : -1;
             if (v < 0) return false;
             cp = cp << 4 | static_cast<std::uint32_t>(v);
           }
@@ -515,7 +523,8 @@ class LineParser {
       while (p < e && (name_char(*p))) ++p;
       if (p == lang) return false;
       out += '@';
-      for (const char* c = lang; c < p; ++c) out += (*c >= 'A' && *c <= 'Z') ? static_cast<char>(*c - 'A' + 'a') : *c;
+      for (const char* c = lang; c < p; ++c)
+        out += (*c >= 'A' && *c <= 'Z') ? static_cast<char>(*c - 'A' + 'a') : *c;
     }
     return true;
   }
@@ -582,12 +591,14 @@ class LineParser {
   std::string pending_error_;
   int pending_column_ = 0;
   TermId last_subject_id_ = kNoTerm;
-  std::vector<std::pair<std::string, TermId>> tokens_ = std::vector<std::pair<std::string, TermId>>(kTokenCache);
+  std::vector<std::pair<std::string, TermId>> tokens_ =
+      std::vector<std::pair<std::string, TermId>>(kTokenCache);
 };
 
 // Offset just after the last line that ends with '.' (a statement's end), 0 if none.
 std::size_t last_statement_end(std::string_view text) {
-  for (std::size_t nl = text.rfind('\n'); nl != std::string_view::npos && nl > 0; nl = text.rfind('\n', nl - 1)) {
+  for (std::size_t nl = text.rfind('\n'); nl != std::string_view::npos && nl > 0;
+       nl = text.rfind('\n', nl - 1)) {
     std::size_t k = nl;
     while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\r')) --k;
     if (k > 0 && text[k - 1] == '.') return nl + 1;
@@ -705,7 +716,9 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
       if (done && !ctx.growing && !blank_or_comments(held.substr(last_statement_end(held)))) {
         std::size_t end = last_statement_end(held);
         std::size_t start = std::min(held.size(), held.find_first_not_of(" \t\r\n", end));  // where it began
-        std::uint64_t line = lines_fed + 1 + static_cast<std::uint64_t>(std::count(held.begin(), held.begin() + static_cast<long>(start), '\n'));
+        std::uint64_t line = lines_fed + 1 +
+                             static_cast<std::uint64_t>(
+                                 std::count(held.begin(), held.begin() + static_cast<long>(start), '\n'));
         ctx.report.damaged = true;
         ctx.message(line, 0, "truncated statement dropped (file ends mid-statement)");
         cut = end;
@@ -789,7 +802,8 @@ void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& gra
   } else {
     std::vector<Graph> graphs(jobs);
     std::vector<std::thread> threads;
-    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work, std::ref(graphs[t]), std::ref(*raptors[t]));
+    for (unsigned t = 1; t < jobs; ++t)
+      threads.emplace_back(work, std::ref(graphs[t]), std::ref(*raptors[t]));
     work(graph, *raptors[0]);
     for (std::thread& t : threads) t.join();
     for (unsigned t = 1; t < jobs; ++t) {

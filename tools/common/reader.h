@@ -15,9 +15,9 @@
 namespace provio::rdf {
 
 struct ReadResult {
-  std::size_t files = 0;           // files read (or tried)
-  std::uint64_t triples_in = 0;    // statements parsed, duplicates included
-  std::size_t damaged = 0;         // files or inputs with something dropped or skipped
+  std::size_t files = 0;              // files read (or tried)
+  std::uint64_t triples_in = 0;       // statements parsed, duplicates included
+  std::size_t damaged = 0;            // files or inputs with something dropped or skipped
   std::vector<std::string> messages;  // in input order, without the tool's name
 };
 

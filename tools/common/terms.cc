@@ -1,12 +1,12 @@
 // Canonical term spelling and measure parsing (see terms.h).
 #include "common/terms.h"
 
+#include <raptor2.h>
+
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-
-#include <raptor2.h>
 
 #include "store/turtle.h"
 
@@ -67,7 +67,6 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
-
 void append_iri(std::string& out, std::string_view iri) {
   out += '<';
   std::size_t run = 0;
@@ -86,7 +85,9 @@ void append_iri(std::string& out, std::string_view iri) {
 
 // The core's writer escapes literals (docs/format.md); one rule for both keeps raw and merged
 // spellings identical.
-void append_escaped(std::string& out, std::string_view text) { store::append_escaped_string(out, text); }
+void append_escaped(std::string& out, std::string_view text) {
+  store::append_escaped_string(out, text);
+}
 
 void append_literal(std::string& out, std::string_view text, std::string_view datatype,
                     std::string_view lang) {
@@ -138,8 +139,10 @@ std::optional<Literal> parse_literal(std::string_view term) {
   }
   if (i >= term.size()) return std::nullopt;
   std::string_view rest = term.substr(i + 1);
-  if (rest.size() > 2 && rest.substr(0, 2) == "^^") lit.datatype = iri_body(rest.substr(2));
-  else if (!rest.empty() && rest.front() == '@') lit.lang = rest.substr(1);
+  if (rest.size() > 2 && rest.substr(0, 2) == "^^")
+    lit.datatype = iri_body(rest.substr(2));
+  else if (!rest.empty() && rest.front() == '@')
+    lit.lang = rest.substr(1);
   return lit;
 }
 
@@ -157,9 +160,11 @@ std::optional<std::uint64_t> parse_seconds_ns(std::string_view text) {
   std::string_view whole = text.substr(0, dot);
   std::string_view frac = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
   auto secs = parse_u64(whole);
-  if (secs && frac.size() <= 9 && (frac.empty() || frac.find_first_not_of("0123456789") == std::string_view::npos)) {
+  if (secs && frac.size() <= 9 &&
+      (frac.empty() || frac.find_first_not_of("0123456789") == std::string_view::npos)) {
     std::uint64_t ns = 0;
-    for (std::size_t k = 0; k < 9; ++k) ns = ns * 10 + (k < frac.size() ? static_cast<unsigned>(frac[k] - '0') : 0);
+    for (std::size_t k = 0; k < 9; ++k)
+      ns = ns * 10 + (k < frac.size() ? static_cast<unsigned>(frac[k] - '0') : 0);
     return *secs * 1000000000u + ns;
   }
   // Anything else xsd:double allows ("1.5E-3"): rounded to the ns.
@@ -174,8 +179,8 @@ std::optional<std::int64_t> parse_datetime_us(std::string_view s) {
   // YYYY-MM-DDThh:mm:ss[.f+][Z|(+|-)hh:mm]
   int y, mo, d, h, mi, se;
   if (!digits(s, 0, 4, y) || s.size() < 19 || s[4] != '-' || !digits(s, 5, 2, mo) || s[7] != '-' ||
-      !digits(s, 8, 2, d) || s[10] != 'T' || !digits(s, 11, 2, h) || s[13] != ':' ||
-      !digits(s, 14, 2, mi) || s[16] != ':' || !digits(s, 17, 2, se)) {
+      !digits(s, 8, 2, d) || s[10] != 'T' || !digits(s, 11, 2, h) || s[13] != ':' || !digits(s, 14, 2, mi) ||
+      s[16] != ':' || !digits(s, 17, 2, se)) {
     return std::nullopt;
   }
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 24 || mi > 59 || se > 60) return std::nullopt;

@@ -66,7 +66,8 @@ bool simple_local(std::string_view s) {
 void append_abbreviated_iri(std::string& out, std::string_view term) {
   std::string_view body = iri_body(term);
   for (const Prefix& p : kPrefixes) {
-    if (body.size() > p.ns.size() && body.substr(0, p.ns.size()) == p.ns && simple_local(body.substr(p.ns.size()))) {
+    if (body.size() > p.ns.size() && body.substr(0, p.ns.size()) == p.ns &&
+        simple_local(body.substr(p.ns.size()))) {
       out += p.name;
       out += ':';
       out += body.substr(p.ns.size());
@@ -133,8 +134,10 @@ bool write_turtle(const Graph& g, Sink& sink) {
       b += ", ";
     }
     if (new_predicate) {
-      if (t.p == type) b += 'a';
-      else append_turtle_term(b, g.terms[t.p]);
+      if (t.p == type)
+        b += 'a';
+      else
+        append_turtle_term(b, g.terms[t.p]);
       b += ' ';
     }
     append_turtle_term(b, g.terms[t.o]);
@@ -151,11 +154,13 @@ raptor_term* raptor_term_of(raptor_world* world, std::string_view term) {
     std::string_view iri = iri_body(term);
     return raptor_new_term_from_counted_uri_string(world, u(iri), iri.size());
   }
-  if (term.rfind("_:", 0) == 0) return raptor_new_term_from_counted_blank(world, u(term.substr(2)), term.size() - 2);
+  if (term.rfind("_:", 0) == 0)
+    return raptor_new_term_from_counted_blank(world, u(term.substr(2)), term.size() - 2);
   auto lit = parse_literal(term);
   if (!lit) return nullptr;
   raptor_uri* dt = nullptr;
-  if (!lit->datatype.empty()) dt = raptor_new_uri_from_counted_string(world, u(lit->datatype), lit->datatype.size());
+  if (!lit->datatype.empty())
+    dt = raptor_new_uri_from_counted_string(world, u(lit->datatype), lit->datatype.size());
   std::string lang(lit->lang);  // raptor copies one byte past the length: it must be a NUL
   raptor_term* t = raptor_new_term_from_counted_literal(world, u(lit->lexical), lit->lexical.size(), dt,
                                                         lang.empty() ? nullptr : u(lang.c_str()),
@@ -172,7 +177,8 @@ bool write_with_raptor(const Graph& g, const std::string& format, std::FILE* out
   bool ok = ser != nullptr;
   if (ok) {
     for (const Prefix& p : kPrefixes) {
-      raptor_uri* ns = raptor_new_uri_from_counted_string(world, reinterpret_cast<const unsigned char*>(p.ns.data()), p.ns.size());
+      raptor_uri* ns = raptor_new_uri_from_counted_string(
+          world, reinterpret_cast<const unsigned char*>(p.ns.data()), p.ns.size());
       raptor_serializer_set_namespace(ser, ns, reinterpret_cast<const unsigned char*>(p.name));
       raptor_free_uri(ns);
     }
@@ -181,7 +187,8 @@ bool write_with_raptor(const Graph& g, const std::string& format, std::FILE* out
       raptor_statement* st = raptor_new_statement_from_nodes(world, raptor_term_of(world, g.terms[t.s]),
                                                              raptor_term_of(world, g.terms[t.p]),
                                                              raptor_term_of(world, g.terms[t.o]), nullptr);
-      ok = st && st->subject && st->predicate && st->object && raptor_serializer_serialize_statement(ser, st) == 0;
+      ok = st && st->subject && st->predicate && st->object &&
+           raptor_serializer_serialize_statement(ser, st) == 0;
       if (st) raptor_free_statement(st);
       if (!ok) break;
     }
@@ -202,15 +209,16 @@ librdf_node* librdf_node_of(librdf_world* world, std::string_view term) {
     std::string iri(iri_body(term));
     return librdf_new_node_from_uri_string(world, u(iri));
   }
-  if (term.rfind("_:", 0) == 0) return librdf_new_node_from_counted_blank_identifier(world, u(term.substr(2)), term.size() - 2);
+  if (term.rfind("_:", 0) == 0)
+    return librdf_new_node_from_counted_blank_identifier(world, u(term.substr(2)), term.size() - 2);
   auto lit = parse_literal(term);
   if (!lit) return nullptr;
   librdf_uri* dt = nullptr;
   std::string dts(lit->datatype);
   if (!dts.empty()) dt = librdf_new_uri(world, u(dts));
   std::string lang(lit->lang);
-  librdf_node* n = librdf_new_node_from_typed_counted_literal(world, u(lit->lexical), lit->lexical.size(),
-                                                              lang.empty() ? nullptr : lang.c_str(), lang.size(), dt);
+  librdf_node* n = librdf_new_node_from_typed_counted_literal(
+      world, u(lit->lexical), lit->lexical.size(), lang.empty() ? nullptr : lang.c_str(), lang.size(), dt);
   if (dt) librdf_free_uri(dt);
   return n;
 }
@@ -237,8 +245,7 @@ std::string node_text(librdf_node* n) {
       out = "_:";
       out += reinterpret_cast<const char*>(librdf_node_get_blank_identifier(n));
       break;
-    default:
-      break;
+    default: break;
   }
   return out;
 }
@@ -270,7 +277,8 @@ std::vector<std::string> output_formats() {
   raptor_world* world = raptor_new_world();
   raptor_world_open(world);
   for (int i = 0;; ++i) {
-    const raptor_syntax_description* d = raptor_world_get_serializer_description(world, static_cast<unsigned>(i));
+    const raptor_syntax_description* d =
+        raptor_world_get_serializer_description(world, static_cast<unsigned>(i));
     if (!d) break;
     std::string name = d->names[0];
     if (name != "turtle" && name != "ntriples") names.push_back(name);
@@ -289,9 +297,12 @@ bool is_output_format(const std::string& name) {
 bool write_graph(const Graph& graph, const std::string& format, std::FILE* out, std::string& error) {
   Sink sink(out);
   bool ok;
-  if (format == "turtle") ok = write_turtle(graph, sink);
-  else if (format == "ntriples") ok = write_ntriples(graph, sink);
-  else return write_with_raptor(graph, format, out, error);
+  if (format == "turtle")
+    ok = write_turtle(graph, sink);
+  else if (format == "ntriples")
+    ok = write_ntriples(graph, sink);
+  else
+    return write_with_raptor(graph, format, out, error);
   if (!ok) error = std::string("write error: ") + std::strerror(errno);
   return ok;
 }
@@ -330,8 +341,8 @@ bool add_to_model(const Graph& graph, librdf_world* world, librdf_model* model, 
     bool ok = st && librdf_model_add_statement(model, st) == 0;
     if (st) librdf_free_statement(st);
     if (!ok) {
-      error = "Redland could not add " + std::string(graph.terms[t.s]) + " " + std::string(graph.terms[t.p]) + " " +
-              std::string(graph.terms[t.o]);
+      error = "Redland could not add " + std::string(graph.terms[t.s]) + " " + std::string(graph.terms[t.p]) +
+              " " + std::string(graph.terms[t.o]);
       return false;
     }
   }

@@ -21,7 +21,8 @@ namespace provio::rdf {
 bool is_output_format(const std::string& name);
 std::vector<std::string> output_formats();
 
-[[nodiscard]] bool write_graph(const Graph& graph, const std::string& format, std::FILE* out, std::string& error);
+[[nodiscard]] bool write_graph(const Graph& graph, const std::string& format, std::FILE* out,
+                               std::string& error);
 
 // The persistent store: Redland "hashes" storage with hash-type 'bdb' in directory `dir`, storage
 // name kStoreName. Open it in Redland with
@@ -29,9 +30,11 @@ std::vector<std::string> output_formats();
 inline constexpr const char* kStoreName = "provio";
 bool store_exists(const std::string& dir);
 // Adds the triples of the store in `dir` to `graph`; `read` (if given) counts the statements read.
-[[nodiscard]] bool load_store(const std::string& dir, Graph& graph, std::string& error, std::uint64_t* read = nullptr);
+[[nodiscard]] bool load_store(const std::string& dir, Graph& graph, std::string& error,
+                              std::uint64_t* read = nullptr);
 // Adds every triple of `graph` to a librdf model (any storage).
-[[nodiscard]] bool add_to_model(const Graph& graph, librdf_world* world, librdf_model* model, std::string& error);
+[[nodiscard]] bool add_to_model(const Graph& graph, librdf_world* world, librdf_model* model,
+                                std::string& error);
 // Replaces the store in `dir` with `graph` (built beside it, then renamed into place).
 [[nodiscard]] bool save_store(const std::string& dir, const Graph& graph, std::string& error);
 

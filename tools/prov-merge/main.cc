@@ -92,7 +92,9 @@ int parse_args(int argc, char** argv, Options& o) {
       out = argv[++i];
       return true;
     };
-    auto is = [&](const char* s, const char* l) { return a == s || a == l || (a.rfind(std::string(l) + "=", 0) == 0); };
+    auto is = [&](const char* s, const char* l) {
+      return a == s || a == l || (a.rfind(std::string(l) + "=", 0) == 0);
+    };
     std::string v;
     if (a == "-h" || a == "--help") {
       usage(stdout);
@@ -136,7 +138,11 @@ int parse_args(int argc, char** argv, Options& o) {
       std::string x = s;
       return o.output.size() >= x.size() && o.output.compare(o.output.size() - x.size(), x.size(), x) == 0;
     };
-    o.format = ends(".nt") ? "ntriples" : ends(".rdf") || ends(".xml") ? "rdfxml" : ends(".json") ? "json" : ends(".nq") ? "nquads" : "turtle";
+    o.format = ends(".nt")                    ? "ntriples"
+               : ends(".rdf") || ends(".xml") ? "rdfxml"
+               : ends(".json")                ? "json"
+               : ends(".nq")                  ? "nquads"
+                                              : "turtle";
   }
   return -1;
 }
@@ -252,7 +258,9 @@ bool write_output(const Options& o, const Graph& g) {
 }
 
 volatile std::sig_atomic_t g_stop = 0;
-void on_signal(int) { g_stop = 1; }
+void on_signal(int) {
+  g_stop = 1;
+}
 
 // One merge: read (this rank's share), reduce on rank 0, fold, write. Returns the exit code.
 // `growing`: a --follow round before the stop, while writers may be mid-line.
@@ -262,8 +270,10 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   std::vector<std::string> files = provio::rdf::list_inputs(o.inputs, result);
   if (mpi.rank != 0) result = ReadResult();  // rank 0 reports the listing problems once
   std::size_t begin = files.size() * static_cast<std::size_t>(mpi.rank) / static_cast<std::size_t>(mpi.size);
-  std::size_t end = files.size() * static_cast<std::size_t>(mpi.rank + 1) / static_cast<std::size_t>(mpi.size);
-  std::vector<std::string> mine(files.begin() + static_cast<long>(begin), files.begin() + static_cast<long>(end));
+  std::size_t end =
+      files.size() * static_cast<std::size_t>(mpi.rank + 1) / static_cast<std::size_t>(mpi.size);
+  std::vector<std::string> mine(files.begin() + static_cast<long>(begin),
+                                files.begin() + static_cast<long>(end));
 
   Graph graph;
   provio::rdf::read_files(mine, o.jobs, graph, result, begin, growing);
@@ -299,14 +309,18 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.quiet) {
-    std::fprintf(stderr,
-                 "%s: %zu files, %llu triples in, %zu unique triples out, %zu activities folded, %.3f s, %.0f triples/s%s\n",
-                 kTool, result.files, static_cast<unsigned long long>(result.triples_in), graph.size(),
-                 folded.activities, secs, secs > 0 ? static_cast<double>(result.triples_in) / secs : 0.0,
-                 result.damaged ? (", " + std::to_string(result.damaged) + " inputs damaged or skipped").c_str() : "");
+    std::fprintf(
+        stderr,
+        "%s: %zu files, %llu triples in, %zu unique triples out, %zu activities folded, %.3f s, %.0f "
+        "triples/s%s\n",
+        kTool, result.files, static_cast<unsigned long long>(result.triples_in), graph.size(),
+        folded.activities, secs, secs > 0 ? static_cast<double>(result.triples_in) / secs : 0.0,
+        result.damaged ? (", " + std::to_string(result.damaged) + " inputs damaged or skipped").c_str() : "");
   }
-  if (!ok) status = kExitUsage;
-  else if (status == kExitOk && result.damaged) status = kExitDamaged;
+  if (!ok)
+    status = kExitUsage;
+  else if (status == kExitOk && result.damaged)
+    status = kExitDamaged;
   if (mpi.on && mpi.size > 1) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return status;
 }

@@ -24,19 +24,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const unsigned char* u(const char* s) { return reinterpret_cast<const unsigned char*>(s); }
-const unsigned char* u(const std::string& s) { return u(s.c_str()); }
+const unsigned char* u(const char* s) {
+  return reinterpret_cast<const unsigned char*>(s);
+}
+const unsigned char* u(const std::string& s) {
+  return u(s.c_str());
+}
 
 // Owning handles for the Redland objects created per call.
-struct NodeDel { void operator()(librdf_node* n) const { librdf_free_node(n); } };
+struct NodeDel {
+  void operator()(librdf_node* n) const { librdf_free_node(n); }
+};
 using NodePtr = std::unique_ptr<librdf_node, NodeDel>;
-struct UriDel { void operator()(librdf_uri* x) const { librdf_free_uri(x); } };
+struct UriDel {
+  void operator()(librdf_uri* x) const { librdf_free_uri(x); }
+};
 using UriPtr = std::unique_ptr<librdf_uri, UriDel>;
-struct IterDel { void operator()(librdf_iterator* x) const { librdf_free_iterator(x); } };
+struct IterDel {
+  void operator()(librdf_iterator* x) const { librdf_free_iterator(x); }
+};
 using IterPtr = std::unique_ptr<librdf_iterator, IterDel>;
-struct StreamDel { void operator()(librdf_stream* x) const { librdf_free_stream(x); } };
+struct StreamDel {
+  void operator()(librdf_stream* x) const { librdf_free_stream(x); }
+};
 using StreamPtr = std::unique_ptr<librdf_stream, StreamDel>;
-struct StmtDel { void operator()(librdf_statement* x) const { librdf_free_statement(x); } };
+struct StmtDel {
+  void operator()(librdf_statement* x) const { librdf_free_statement(x); }
+};
 using StmtPtr = std::unique_ptr<librdf_statement, StmtDel>;
 
 NodePtr iri_node(librdf_world* w, std::string_view iri) {
@@ -64,8 +78,10 @@ int log_handler(void* data, librdf_log_message* msg) {
   if (!g->first_error_.empty()) return 1;
   std::string where;
   if (raptor_locator* loc = librdf_log_message_locator(msg)) {
-    if (loc->file) where = loc->file;
-    else if (loc->uri) where = reinterpret_cast<const char*>(raptor_uri_as_string(loc->uri));
+    if (loc->file)
+      where = loc->file;
+    else if (loc->uri)
+      where = reinterpret_cast<const char*>(raptor_uri_as_string(loc->uri));
     if (loc->line >= 0) {
       int line = loc->line - g->line_offset_;
       where += (where.empty() ? "" : ":") + std::to_string(line > 0 ? line : loc->line);
@@ -146,7 +162,8 @@ Status Graph::fold_parts() {
   std::map<std::string, Sum> sums;
   NodePtr partial = iri_node(world_, provio("partial"));
   {
-    StmtPtr pattern(librdf_new_statement_from_nodes(world_, nullptr, librdf_new_node_from_node(partial.get()), nullptr));
+    StmtPtr pattern(
+        librdf_new_statement_from_nodes(world_, nullptr, librdf_new_node_from_node(partial.get()), nullptr));
     StreamPtr st(librdf_model_find_statements(model_, pattern.get()));
     for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get())) {
       librdf_statement* s = librdf_stream_get_object(st.get());
@@ -158,8 +175,10 @@ Status Graph::fold_parts() {
   for (auto& [activity, sum] : sums) {
     for (const auto& part : sum.parts) {
       std::string v;
-      if (!(v = value(part, provio("count"))).empty()) sum.count += std::strtoull(v.c_str(), nullptr, 10), sum.has_count = true;
-      if (!(v = value(part, provio("bytes"))).empty()) sum.bytes += std::strtoull(v.c_str(), nullptr, 10), sum.has_bytes = true;
+      if (!(v = value(part, provio("count"))).empty())
+        sum.count += std::strtoull(v.c_str(), nullptr, 10), sum.has_count = true;
+      if (!(v = value(part, provio("bytes"))).empty())
+        sum.bytes += std::strtoull(v.c_str(), nullptr, 10), sum.has_bytes = true;
       std::uint64_t ns = 0;
       if (seconds_to_ns(value(part, provio("elapsed")), ns)) sum.ns += ns, sum.has_elapsed = true;
       v = value(part, prov("startedAtTime"));
@@ -169,13 +188,15 @@ Status Graph::fold_parts() {
       // Drop the part node and the link to it.
       NodePtr pn = iri_node(world_, part);
       std::vector<StmtPtr> doomed;
-      StmtPtr pattern(librdf_new_statement_from_nodes(world_, librdf_new_node_from_node(pn.get()), nullptr, nullptr));
+      StmtPtr pattern(
+          librdf_new_statement_from_nodes(world_, librdf_new_node_from_node(pn.get()), nullptr, nullptr));
       StreamPtr st(librdf_model_find_statements(model_, pattern.get()));
       for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get()))
         doomed.emplace_back(librdf_new_statement_from_statement(librdf_stream_get_object(st.get())));
       st.reset();
       doomed.emplace_back(librdf_new_statement_from_nodes(world_, iri_node(world_, activity).release(),
-                                                          librdf_new_node_from_node(partial.get()), pn.release()));
+                                                          librdf_new_node_from_node(partial.get()),
+                                                          pn.release()));
       for (auto& d : doomed) librdf_model_remove_statement(model_, d.get());
     }
     auto add = [&](const std::string& p, const std::string& lexical, std::string_view type) {
@@ -195,7 +216,8 @@ Status Graph::fold_parts() {
 }
 
 Status Graph::load(const std::vector<std::string>& inputs) {
-  if (inputs.empty()) return Status::error("no input (give merged Turtle files, a provenance directory or a store)");
+  if (inputs.empty())
+    return Status::error("no input (give merged Turtle files, a provenance directory or a store)");
   std::string store_name;
   for (const auto& in : inputs) {
     std::error_code ec;
@@ -285,13 +307,15 @@ Status Graph::sparql(std::string_view text, Table& out) {
   if (librdf_query_results_is_boolean(r)) {
     out.columns = {"boolean"};
     int b = librdf_query_results_get_boolean(r);
-    out.rows.push_back({Cell{Cell::Kind::kLiteral, b > 0 ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
+    out.rows.push_back(
+        {Cell{Cell::Kind::kLiteral, b > 0 ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
   } else if (librdf_query_results_is_graph(r)) {
     out.columns = {"subject", "predicate", "object"};
     StreamPtr st(librdf_query_results_as_stream(r));
     for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get())) {
       librdf_statement* s = librdf_stream_get_object(st.get());
-      out.rows.push_back({to_cell(librdf_statement_get_subject(s)), to_cell(librdf_statement_get_predicate(s)),
+      out.rows.push_back({to_cell(librdf_statement_get_subject(s)),
+                          to_cell(librdf_statement_get_predicate(s)),
                           to_cell(librdf_statement_get_object(s))});
     }
   } else {

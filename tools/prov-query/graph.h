@@ -35,9 +35,15 @@ inline constexpr std::string_view kXsdNs = "http://www.w3.org/2001/XMLSchema#";
 // The PREFIX lines prepended to every SPARQL query.
 extern const char* const kSparqlPrefixes;
 
-inline std::string prov(std::string_view local) { return std::string(kProv).append(local); }
-inline std::string provio(std::string_view local) { return std::string(kProvio).append(local); }
-inline std::string rdf_type() { return std::string(kRdf) + "type"; }
+inline std::string prov(std::string_view local) {
+  return std::string(kProv).append(local);
+}
+inline std::string provio(std::string_view local) {
+  return std::string(kProvio).append(local);
+}
+inline std::string rdf_type() {
+  return std::string(kRdf) + "type";
+}
 
 class Graph {
  public:
@@ -88,8 +94,8 @@ class Graph {
   // Plain file inputs load into mem_ (fast); Redland gets them only if SPARQL is asked for.
   std::unique_ptr<MemGraph> mem_;
   std::vector<std::string> mem_files_;
-  bool raw_ = false;  // raw per-thread files among the inputs: summary parts to fold
-  int line_offset_ = 0;      // lines of prepended prefixes, subtracted from query error lines
+  bool raw_ = false;     // raw per-thread files among the inputs: summary parts to fold
+  int line_offset_ = 0;  // lines of prepended prefixes, subtracted from query error lines
   friend int log_handler(void*, librdf_log_message*);
 };
 

@@ -3,11 +3,11 @@
 // main parses the common options and dispatches to one function per subcommand, each returning
 // the exit code. Hard rule: every failure prints one line "prov-query: what: where" to stderr
 // and exits non-zero; --help goes to stdout with exit 0; misuse prints usage to stderr, exit 1.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <algorithm>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -89,7 +89,8 @@ constexpr Help kHelp[] = {
     {"programs", "usage: prov-query programs [INPUT...]\nThe program executions, oldest first.\n"},
     {"files", "usage: prov-query files [INPUT...]\nFiles and directories with bytes read and written.\n"},
     {"objects", "usage: prov-query objects FILE [INPUT...]\nThe HDF5 objects of FILE with bytes moved.\n"},
-    {"configs", "usage: prov-query configs [INPUT...]\nConfigurations (provio:Configuration) and their keys.\n"},
+    {"configs",
+     "usage: prov-query configs [INPUT...]\nConfigurations (provio:Configuration) and their keys.\n"},
     {"metrics", "usage: prov-query metrics [INPUT...]\nMetrics (provio:Metric) with step, stage, task.\n"},
     {"best",
      "usage: prov-query best --metric NAME [--max|--min] [-k K] [INPUT...]\n"
@@ -127,9 +128,10 @@ int fail(const std::string& message) {
 
 // Options that take a value, per command ("*" = every command).
 bool takes_value(const std::string& o) {
-  static const char* with_value[] = {"-f", "--format", "-o", "--output", "-i", "--input", "--store", "-e",
-                                     "--depth", "--by", "--top", "--project", "--filter", "--agg",
-                                     "--group-by", "--sort", "--limit", "--metric", "-k"};
+  static const char* with_value[] = {"-f",      "--format",  "-o",       "--output", "-i",
+                                     "--input", "--store",   "-e",       "--depth",  "--by",
+                                     "--top",   "--project", "--filter", "--agg",    "--group-by",
+                                     "--sort",  "--limit",   "--metric", "-k"};
   for (const char* w : with_value)
     if (o == w) return true;
   return false;
@@ -183,7 +185,8 @@ int parse(int argc, char** argv, Args& a) {
       return std::cout.flush() ? 0 : 2;
     }
     if (s == "-f" || s == "--format") {
-      if (!pq::parse_format(value, a.format)) return usage_error("unknown format '" + value + "' (table, csv, tsv, json)");
+      if (!pq::parse_format(value, a.format))
+        return usage_error("unknown format '" + value + "' (table, csv, tsv, json)");
     } else if (s == "-o" || s == "--output") {
       a.output = value;
     } else if (s == "-i" || s == "--input" || s == "--store") {
@@ -308,7 +311,8 @@ int cmd_select(const Args& a) {
   if (err.empty() && a.flag("--filter"))
     for (const auto& f : a.opts.at("--filter"))
       if (err.empty()) err = pq::parse_filter(f, spec);
-  if (err.empty() && a.flag("--limit") && !parse_count(a.get("--limit"), spec.limit)) err = "--limit takes a number";
+  if (err.empty() && a.flag("--limit") && !parse_count(a.get("--limit"), spec.limit))
+    err = "--limit takes a number";
   if (!err.empty()) return usage_error("select: " + err);
   // With aggregation, projected fields name the grouping when --group-by is absent.
   if (!spec.aggs.empty() && spec.group_by.empty()) spec.group_by = spec.project;
@@ -334,12 +338,18 @@ int cmd_simple(const Args& a) {
   if (int rc = load(a, nargs, g)) return rc;
   pq::View v(g);
   pq::Table t;
-  if (a.command == "programs") t = pq::programs_table(v);
-  else if (a.command == "files") t = pq::files_table(v, io_activities(a, v));
-  else if (a.command == "configs") t = pq::configs_table(v);
-  else if (a.command == "metrics") t = pq::metrics_table(v);
-  else if (a.command == "checkpoints") t = pq::checkpoint_mismatch_table(v);
-  else if (a.command == "best") t = pq::best_table(v, a.get("--metric"), !a.flag("--min"), k);
+  if (a.command == "programs")
+    t = pq::programs_table(v);
+  else if (a.command == "files")
+    t = pq::files_table(v, io_activities(a, v));
+  else if (a.command == "configs")
+    t = pq::configs_table(v);
+  else if (a.command == "metrics")
+    t = pq::metrics_table(v);
+  else if (a.command == "checkpoints")
+    t = pq::checkpoint_mismatch_table(v);
+  else if (a.command == "best")
+    t = pq::best_table(v, a.get("--metric"), !a.flag("--min"), k);
   else {
     std::string iri;
     pq::Status s = v.resolve(a.positional[0], iri);

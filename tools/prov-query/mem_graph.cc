@@ -48,10 +48,10 @@ Cell cell_of(const raptor_term* t) {
       if (t->value.literal.datatype)
         c.datatype = reinterpret_cast<const char*>(raptor_uri_as_string(t->value.literal.datatype));
       if (t->value.literal.language)
-        c.lang.assign(reinterpret_cast<const char*>(t->value.literal.language), t->value.literal.language_len);
+        c.lang.assign(reinterpret_cast<const char*>(t->value.literal.language),
+                      t->value.literal.language_len);
       break;
-    default:
-      break;
+    default: break;
   }
   return c;
 }
@@ -145,11 +145,16 @@ void MemGraph::fold_parts() {
     Sum& s = sums[it->second];
     const std::string& v = terms_[t[2]].value;
     std::uint64_t ns = 0;
-    if (t[1] == count) s.count += std::strtoull(v.c_str(), nullptr, 10), s.has_count = true;
-    else if (t[1] == bytes) s.bytes += std::strtoull(v.c_str(), nullptr, 10), s.has_bytes = true;
-    else if (t[1] == elapsed && seconds_to_ns(v, ns)) s.ns += ns, s.has_elapsed = true;
-    else if (t[1] == started && (s.start.empty() || v < s.start)) s.start = v;
-    else if (t[1] == ended && v > s.end) s.end = v;
+    if (t[1] == count)
+      s.count += std::strtoull(v.c_str(), nullptr, 10), s.has_count = true;
+    else if (t[1] == bytes)
+      s.bytes += std::strtoull(v.c_str(), nullptr, 10), s.has_bytes = true;
+    else if (t[1] == elapsed && seconds_to_ns(v, ns))
+      s.ns += ns, s.has_elapsed = true;
+    else if (t[1] == started && (s.start.empty() || v < s.start))
+      s.start = v;
+    else if (t[1] == ended && v > s.end)
+      s.end = v;
   }
   const std::string xsd = "http://www.w3.org/2001/XMLSchema#";
   auto literal = [&](const std::string& lexical, const char* type) {

@@ -45,7 +45,7 @@ class MemGraph {
 
   std::vector<Cell> terms_;
   std::unordered_map<std::string, std::uint32_t> ids_;  // kind-tagged key → id
-  std::vector<Triple> spo_, pos_;                        // pos_ holds {p, o, s}
+  std::vector<Triple> spo_, pos_;                       // pos_ holds {p, o, s}
   std::vector<bool> is_object_;
 };
 

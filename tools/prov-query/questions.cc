@@ -11,8 +11,8 @@
 namespace provio::query {
 namespace {
 
-constexpr const char* kTextFields[] = {"activity", "op", "api", "entity", "file", "object",
-                                       "thread", "program", "rank", "start", "end"};
+constexpr const char* kTextFields[] = {"activity", "op",      "api",  "entity", "file", "object",
+                                       "thread",   "program", "rank", "start",  "end"};
 constexpr const char* kNumericFields[] = {"count", "bytes", "elapsed"};
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -25,7 +25,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-double as_number(const Cell& c) { return c.bound() ? std::strtod(c.value.c_str(), nullptr) : 0; }
+double as_number(const Cell& c) {
+  return c.bound() ? std::strtod(c.value.c_str(), nullptr) : 0;
+}
 
 bool numeric_cell(const Cell& c) {
   return c.kind == Cell::Kind::kLiteral && !c.datatype.empty() &&
@@ -62,7 +64,8 @@ Cell field(View& /*labels are resolved in the record*/, const ActivityRecord& r,
   if (name == "api") return Cell::text(r.api);
   if (name == "entity") return r.entity.empty() ? Cell::unbound() : Cell::text(r.entity_label);
   if (name == "file") return r.file.empty() ? Cell::unbound() : Cell::text(r.file_label);
-  if (name == "object") return r.entity.empty() || r.entity == r.file ? Cell::unbound() : Cell::text(r.entity_label);
+  if (name == "object")
+    return r.entity.empty() || r.entity == r.file ? Cell::unbound() : Cell::text(r.entity_label);
   if (name == "thread") return Cell::text(r.thread_label);
   if (name == "program") return r.program.empty() ? Cell::unbound() : Cell::text(r.program_label);
   if (name == "rank") return r.rank.empty() ? Cell::unbound() : Cell::text(r.rank);
@@ -115,7 +118,8 @@ std::string parse_filter(const std::string& text, SelectSpec& spec) {
       op = o;
     }
   }
-  if (best == std::string::npos || best == 0) return "malformed filter '" + text + "' (FIELD OP VALUE, OP one of = != =~ !~ < <= > >=)";
+  if (best == std::string::npos || best == 0)
+    return "malformed filter '" + text + "' (FIELD OP VALUE, OP one of = != =~ !~ < <= > >=)";
   std::string f = text.substr(0, best);
   if (!is_field(f)) return "unknown field '" + f + "' in filter '" + text + "'";
   std::string value = text.substr(best + op.size());
@@ -139,13 +143,20 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
       const auto& f = spec.filters[i];
       Cell c = field(v, r, f.field);
       bool ok;
-      if (f.op == "=~") ok = std::regex_search(c.value, regexes[i]);
-      else if (f.op == "!~") ok = !std::regex_search(c.value, regexes[i]);
+      if (f.op == "=~")
+        ok = std::regex_search(c.value, regexes[i]);
+      else if (f.op == "!~")
+        ok = !std::regex_search(c.value, regexes[i]);
       else {
-        Cell want = is_numeric_field(f.field) ? Cell::number(std::strtod(f.value.c_str(), nullptr)) : Cell::text(f.value);
+        Cell want = is_numeric_field(f.field) ? Cell::number(std::strtod(f.value.c_str(), nullptr))
+                                              : Cell::text(f.value);
         int cmp = compare(c, want);
-        ok = f.op == "=" ? cmp == 0 : f.op == "!=" ? cmp != 0 : f.op == "<" ? cmp < 0 : f.op == "<=" ? cmp <= 0
-           : f.op == ">" ? cmp > 0 : cmp >= 0;
+        ok = f.op == "="    ? cmp == 0
+             : f.op == "!=" ? cmp != 0
+             : f.op == "<"  ? cmp < 0
+             : f.op == "<=" ? cmp <= 0
+             : f.op == ">"  ? cmp > 0
+                            : cmp >= 0;
       }
       if (!ok) return false;
     }
@@ -154,7 +165,8 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
   for (const auto& g : spec.group_by)
     if (!is_field(g)) return "unknown field '" + g + "' in --group-by";
   if (spec.aggs.empty() && spec.group_by.empty()) {
-    out.columns = spec.project.empty() ? std::vector<std::string>{"program", "thread", "op", "api", "entity", "count", "bytes", "elapsed"}
+    out.columns = spec.project.empty() ? std::vector<std::string>{"program", "thread", "op",    "api",
+                                                                  "entity",  "count",  "bytes", "elapsed"}
                                        : spec.project;
     for (const auto& r : records) {
       if (!keep(r)) continue;
@@ -207,11 +219,18 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
       for (std::size_t i = 0; i < na; ++i) {
         const auto& a = spec.aggs[i];
         bool integral = a.field == "bytes" || a.field == "count";
-        if (a.fn == "count") row.push_back(Cell::integer(acc.n));
-        else if (a.fn == "sum") row.push_back(integral ? Cell::integer(acc.isum[i]) : Cell::seconds(acc.isum[i]));
-        else if (a.fn == "mean") row.push_back(Cell::number(acc.sum[i] / static_cast<double>(acc.n)));
-        else if (a.fn == "min") row.push_back(integral ? Cell::integer(static_cast<std::uint64_t>(acc.min[i])) : Cell::number(acc.min[i]));
-        else row.push_back(integral ? Cell::integer(static_cast<std::uint64_t>(acc.max[i])) : Cell::number(acc.max[i]));
+        if (a.fn == "count")
+          row.push_back(Cell::integer(acc.n));
+        else if (a.fn == "sum")
+          row.push_back(integral ? Cell::integer(acc.isum[i]) : Cell::seconds(acc.isum[i]));
+        else if (a.fn == "mean")
+          row.push_back(Cell::number(acc.sum[i] / static_cast<double>(acc.n)));
+        else if (a.fn == "min")
+          row.push_back(integral ? Cell::integer(static_cast<std::uint64_t>(acc.min[i]))
+                                 : Cell::number(acc.min[i]));
+        else
+          row.push_back(integral ? Cell::integer(static_cast<std::uint64_t>(acc.max[i]))
+                                 : Cell::number(acc.max[i]));
       }
       if (na == 0) row.push_back(Cell::integer(acc.n));
       out.rows.push_back(std::move(row));
@@ -223,18 +242,20 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
     if (it == out.columns.end()) return "cannot sort by '" + col + "': not an output column";
     keys.emplace_back(static_cast<std::size_t>(it - out.columns.begin()), desc);
   }
-  std::stable_sort(out.rows.begin(), out.rows.end(), [&](const std::vector<Cell>& a, const std::vector<Cell>& b) {
-    for (auto [i, desc] : keys) {
-      int c = compare(a[i], b[i]);
-      if (c != 0) return desc ? c > 0 : c < 0;
-    }
-    return false;
-  });
+  std::stable_sort(out.rows.begin(), out.rows.end(),
+                   [&](const std::vector<Cell>& a, const std::vector<Cell>& b) {
+                     for (auto [i, desc] : keys) {
+                       int c = compare(a[i], b[i]);
+                       if (c != 0) return desc ? c > 0 : c < 0;
+                     }
+                     return false;
+                   });
   if (spec.limit >= 0 && out.rows.size() > static_cast<std::size_t>(spec.limit)) out.rows.resize(spec.limit);
   return "";
 }
 
-std::string stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top, Table& out) {
+std::string stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top,
+                  Table& out) {
   if (by != "api" && by != "file" && by != "object" && by != "rank" && by != "thread" && by != "program")
     return "unknown --by '" + by + "' (api, file, object, rank, thread, program)";
   SelectSpec spec;
@@ -248,9 +269,11 @@ std::string stats(View& v, const std::vector<ActivityRecord>& records, const std
     double calls = as_number(row[1]);
     std::uint64_t ns = 0;
     if (!seconds_to_ns(row[3].value, ns)) ns = 0;
-    row.push_back(Cell::seconds(calls > 0 ? static_cast<std::uint64_t>(static_cast<double>(ns) / calls + 0.5) : 0));
+    row.push_back(
+        Cell::seconds(calls > 0 ? static_cast<std::uint64_t>(static_cast<double>(ns) / calls + 0.5) : 0));
   }
-  std::stable_sort(out.rows.begin(), out.rows.end(), [](const auto& a, const auto& b) { return compare(a[3], b[3]) > 0; });
+  std::stable_sort(out.rows.begin(), out.rows.end(),
+                   [](const auto& a, const auto& b) { return compare(a[3], b[3]) > 0; });
   if (top >= 0 && out.rows.size() > static_cast<std::size_t>(top)) out.rows.resize(top);
   return "";
 }
@@ -265,23 +288,25 @@ Table lineage_table(View& v, const std::vector<LineageStep>& steps) {
     // The via node is an entity when the step is a program, and vice versa (derivations link
     // entities to entities).
     bool via_program = !s.program && (s.relation == "used by" || s.relation == "generated by");
-    t.rows.push_back({Cell::integer(static_cast<std::uint64_t>(s.level)), Cell::text(s.program ? "program" : "entity"),
-                      Cell::text(label(s.iri, s.program)), Cell::text(s.relation), Cell::text(label(s.via, via_program)),
-                      Cell::iri(s.iri), Cell::iri(s.via)});
+    t.rows.push_back({Cell::integer(static_cast<std::uint64_t>(s.level)),
+                      Cell::text(s.program ? "program" : "entity"), Cell::text(label(s.iri, s.program)),
+                      Cell::text(s.relation), Cell::text(label(s.via, via_program)), Cell::iri(s.iri),
+                      Cell::iri(s.via)});
   }
   return t;
 }
 
 Table programs_table(View& v) {
   Table t;
-  t.columns = {"program", "executable", "host", "pid", "rank", "job", "user", "start", "end", "threads", "iri"};
+  t.columns = {"program", "executable", "host", "pid",     "rank", "job",
+               "user",    "start",      "end",  "threads", "iri"};
   for (const auto& p : v.programs()) {
     const ProgramInfo& info = v.program(p);
     std::size_t threads = v.graph().subjects(prov("actedOnBehalfOf"), p).size();
-    t.rows.push_back({Cell::text(info.name), Cell::text(info.executable), Cell::text(info.host), Cell::text(info.pid),
-                      info.rank.empty() ? Cell::unbound() : Cell::text(info.rank), Cell::text(info.job),
-                      Cell::text(info.user), Cell::text(info.start), Cell::text(info.end),
-                      Cell::integer(threads), Cell::iri(p)});
+    t.rows.push_back({Cell::text(info.name), Cell::text(info.executable), Cell::text(info.host),
+                      Cell::text(info.pid), info.rank.empty() ? Cell::unbound() : Cell::text(info.rank),
+                      Cell::text(info.job), Cell::text(info.user), Cell::text(info.start),
+                      Cell::text(info.end), Cell::integer(threads), Cell::iri(p)});
   }
   return t;
 }
@@ -308,7 +333,8 @@ Table files_table(View& v, const std::vector<ActivityRecord>& records) {
   t.columns = {"file", "bytes_read", "bytes_written", "calls", "elapsed", "programs", "iri"};
   for (const auto& [f, s] : files) {
     t.rows.push_back({Cell::text(v.entity_label(f, true)), Cell::integer(s.read), Cell::integer(s.written),
-                      Cell::integer(s.calls), Cell::seconds(s.elapsed), Cell::integer(s.programs.size()), Cell::iri(f)});
+                      Cell::integer(s.calls), Cell::seconds(s.elapsed), Cell::integer(s.programs.size()),
+                      Cell::iri(f)});
   }
   return t;
 }
@@ -361,7 +387,9 @@ std::string join_params(const std::map<std::string, Cell>& params) {
   return s;
 }
 
-std::string rdfs_label(const Graph& g, const std::string& iri) { return g.value(iri, std::string(kRdfs) + "label"); }
+std::string rdfs_label(const Graph& g, const std::string& iri) {
+  return g.value(iri, std::string(kRdfs) + "label");
+}
 
 }  // namespace
 
@@ -377,7 +405,8 @@ Table configs_table(View& v) {
     auto params = parameters(g, c);
     if (params.empty()) params[""] = Cell::unbound();
     for (const auto& [k, val] : params)
-      t.rows.push_back({Cell::text(basename_of(c)), Cell::text(rdfs_label(g, c)), pl, Cell::text(k), val, Cell::iri(c)});
+      t.rows.push_back(
+          {Cell::text(basename_of(c)), Cell::text(rdfs_label(g, c)), pl, Cell::text(k), val, Cell::iri(c)});
   }
   return t;
 }
@@ -393,8 +422,9 @@ Table metrics_table(View& v) {
     std::string task = g.value(m, prov("wasGeneratedBy"));
     std::string prog = task.empty() ? "" : v.program_of_activity(task);
     std::string stage = g.value(m, provio("stage"));
-    t.rows.push_back({Cell::text(g.value(m, provio("metricName"))), vals.empty() ? Cell::unbound() : vals.front(),
-                      Cell::text(g.value(m, provio("step"))), Cell::text(stage.empty() ? "" : abbreviate(stage)),
+    t.rows.push_back({Cell::text(g.value(m, provio("metricName"))),
+                      vals.empty() ? Cell::unbound() : vals.front(), Cell::text(g.value(m, provio("step"))),
+                      Cell::text(stage.empty() ? "" : abbreviate(stage)),
                       Cell::text(task.empty() ? "" : rdfs_label(g, task)),
                       prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog)), Cell::iri(m)});
   }
@@ -413,7 +443,8 @@ Table best_table(View& v, const std::string& metric, bool maximise, long k) {
     if (g.value(m, provio("metricName")) != metric) continue;
     auto vals = g.objects(m, provio("value"));
     if (vals.empty()) continue;
-    runs.push_back({std::strtod(vals.front().value.c_str(), nullptr), vals.front(), g.value(m, prov("wasGeneratedBy")), m});
+    runs.push_back({std::strtod(vals.front().value.c_str(), nullptr), vals.front(),
+                    g.value(m, prov("wasGeneratedBy")), m});
   }
   std::stable_sort(runs.begin(), runs.end(), [&](const Run& a, const Run& b) {
     if (a.value != b.value) return maximise ? a.value > b.value : a.value < b.value;
@@ -429,7 +460,8 @@ Table best_table(View& v, const std::string& metric, bool maximise, long k) {
     std::set<std::string> configs;
     if (!r.task.empty())
       for (const auto& c : g.objects(r.task, prov("used")))
-        if (c.kind == Cell::Kind::kIri && g.has(c.value, rdf_type(), provio("Configuration"))) configs.insert(c.value);
+        if (c.kind == Cell::Kind::kIri && g.has(c.value, rdf_type(), provio("Configuration")))
+          configs.insert(c.value);
     if (configs.empty() && !prog.empty())
       for (const auto& c : g.subjects(prov("wasAttributedTo"), prog))
         if (g.has(c, rdf_type(), provio("Configuration"))) configs.insert(c);
@@ -443,8 +475,8 @@ Table best_table(View& v, const std::string& metric, bool maximise, long k) {
     std::string ckpt;
     for (const auto& f : files) ckpt += (ckpt.empty() ? "" : " ") + f;
     t.rows.push_back({Cell::integer(++n), r.cell, Cell::text(r.task.empty() ? "" : rdfs_label(g, r.task)),
-                      prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog)), Cell::text(join_params(params)),
-                      Cell::text(ckpt), Cell::iri(r.metric)});
+                      prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog)),
+                      Cell::text(join_params(params)), Cell::text(ckpt), Cell::iri(r.metric)});
   }
   return t;
 }
@@ -467,7 +499,8 @@ Table checkpoint_mismatch_table(View& v) {
       for (const auto& a : loaders) {
         std::set<std::string> configs;
         for (const auto& c : g.objects(a, prov("used")))
-          if (c.kind == Cell::Kind::kIri && g.has(c.value, rdf_type(), provio("Configuration"))) configs.insert(c.value);
+          if (c.kind == Cell::Kind::kIri && g.has(c.value, rdf_type(), provio("Configuration")))
+            configs.insert(c.value);
         if (configs.empty()) {  // an I/O activity: the configurations of its program
           std::string prog = v.program_of_activity(a);
           if (!prog.empty())

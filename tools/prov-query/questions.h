@@ -27,7 +27,7 @@ struct SelectSpec {
   struct Filter {
     std::string field, op, value;  // op: = != =~ !~ < <= > >=
   };
-  std::vector<Filter> filters;       // all must hold
+  std::vector<Filter> filters;  // all must hold
   struct Agg {
     std::string fn, field;  // fn: sum count mean min max; field "*" for count
   };
@@ -47,7 +47,8 @@ std::string parse_fields(const std::string& text, std::vector<std::string>& out)
 std::string select(View& v, const std::vector<ActivityRecord>& records, const SelectSpec& spec, Table& out);
 
 // stats --by KEY: key, calls, bytes, elapsed, mean_elapsed (per call), sorted by elapsed desc.
-std::string stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top, Table& out);
+std::string stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top,
+                  Table& out);
 
 Table programs_table(View& v);
 Table files_table(View& v, const std::vector<ActivityRecord>& records);

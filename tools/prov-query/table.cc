@@ -33,10 +33,14 @@ std::string display(const Cell& c) {
       // One row per line: control characters are shown escaped.
       std::string out;
       for (char ch : c.value) {
-        if (ch == '\n') out += "\\n";
-        else if (ch == '\t') out += "\\t";
-        else if (ch == '\r') out += "\\r";
-        else out += ch;
+        if (ch == '\n')
+          out += "\\n";
+        else if (ch == '\t')
+          out += "\\t";
+        else if (ch == '\r')
+          out += "\\r";
+        else
+          out += ch;
       }
       return out;
     }
@@ -46,8 +50,8 @@ std::string display(const Cell& c) {
 
 // Display width in code points (UTF-8 continuation bytes do not count).
 std::size_t width(std::string_view s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
 }
 
 void json_string(std::ostream& out, std::string_view s) {
@@ -127,10 +131,14 @@ void write_csv(std::ostream& out, const Table& t) {
 void write_tsv(std::ostream& out, const Table& t) {
   auto field = [&](std::string_view s) {
     for (char ch : s) {
-      if (ch == '\t') out << "\\t";
-      else if (ch == '\n') out << "\\n";
-      else if (ch == '\\') out << "\\\\";
-      else out << ch;
+      if (ch == '\t')
+        out << "\\t";
+      else if (ch == '\n')
+        out << "\\n";
+      else if (ch == '\\')
+        out << "\\\\";
+      else
+        out << ch;
     }
   };
   for (std::size_t i = 0; i < t.columns.size(); ++i) out << (i ? "\t" : "") << t.columns[i];
@@ -161,7 +169,9 @@ void write_json(std::ostream& out, const Table& t) {
       first = false;
       json_string(out, t.columns[i]);
       out << ":{\"type\":";
-      out << (c.kind == Cell::Kind::kIri ? "\"uri\"" : c.kind == Cell::Kind::kBlank ? "\"bnode\"" : "\"literal\"");
+      out << (c.kind == Cell::Kind::kIri     ? "\"uri\""
+              : c.kind == Cell::Kind::kBlank ? "\"bnode\""
+                                             : "\"literal\"");
       out << ",\"value\":";
       json_string(out, c.value);
       if (!c.datatype.empty()) {
@@ -225,11 +235,16 @@ Cell Cell::seconds(std::uint64_t ns) {
 }
 
 bool parse_format(std::string_view name, Format& out) {
-  if (name == "table") out = Format::kTable;
-  else if (name == "csv") out = Format::kCsv;
-  else if (name == "tsv") out = Format::kTsv;
-  else if (name == "json") out = Format::kJson;
-  else return false;
+  if (name == "table")
+    out = Format::kTable;
+  else if (name == "csv")
+    out = Format::kCsv;
+  else if (name == "tsv")
+    out = Format::kTsv;
+  else if (name == "json")
+    out = Format::kJson;
+  else
+    return false;
   return true;
 }
 

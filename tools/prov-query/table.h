@@ -22,7 +22,7 @@ struct Cell {
   static Cell iri(std::string v) { return {Kind::kIri, std::move(v), {}, {}}; }
   static Cell text(std::string v) { return {Kind::kLiteral, std::move(v), {}, {}}; }
   static Cell integer(std::uint64_t v);
-  static Cell number(double v);  // xsd:double, shortest exact form
+  static Cell number(double v);           // xsd:double, shortest exact form
   static Cell seconds(std::uint64_t ns);  // xsd:double written with 9 decimals (exact to the ns)
   static Cell unbound() { return {}; }
   bool bound() const { return kind != Kind::kUnbound; }

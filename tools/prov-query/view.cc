@@ -1,6 +1,7 @@
 // The cached model view (see view.h).
 #include "view.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <fstream>
 #include <set>
 #include <tuple>
-#include <sys/stat.h>
 
 #include "model/iri.h"
 #include "model/vocabulary.h"
@@ -175,10 +175,14 @@ std::string store_fingerprint(const std::string& dir) {
 
 void put_field(std::string& line, const std::string& f) {
   for (char c : f) {
-    if (c == '\\') line += "\\\\";
-    else if (c == '\t') line += "\\t";
-    else if (c == '\n') line += "\\n";
-    else line += c;
+    if (c == '\\')
+      line += "\\\\";
+    else if (c == '\t')
+      line += "\\t";
+    else if (c == '\n')
+      line += "\\n";
+    else
+      line += c;
   }
   line += '\t';
 }
@@ -203,8 +207,9 @@ constexpr std::size_t kCacheFields = 19;
 
 std::string to_line(const ActivityRecord& r) {
   std::string line;
-  for (const std::string* f : {&r.iri, &r.op, &r.api, &r.entity, &r.file, &r.thread, &r.program, &r.rank, &r.start,
-                               &r.end, &r.entity_label, &r.file_label, &r.program_label, &r.thread_label})
+  for (const std::string* f :
+       {&r.iri, &r.op, &r.api, &r.entity, &r.file, &r.thread, &r.program, &r.rank, &r.start, &r.end,
+        &r.entity_label, &r.file_label, &r.program_label, &r.thread_label})
     put_field(line, *f);
   put_field(line, std::to_string(r.count));
   put_field(line, std::to_string(r.bytes));
@@ -216,8 +221,9 @@ std::string to_line(const ActivityRecord& r) {
 
 bool from_fields(const std::vector<std::string>& f, ActivityRecord& r) {
   if (f.size() != kCacheFields || f.back() != "end") return false;
-  std::string* text[] = {&r.iri, &r.op, &r.api, &r.entity, &r.file, &r.thread, &r.program, &r.rank, &r.start,
-                         &r.end, &r.entity_label, &r.file_label, &r.program_label, &r.thread_label};
+  std::string* text[] = {&r.iri,          &r.op,         &r.api,           &r.entity,      &r.file,
+                         &r.thread,       &r.program,    &r.rank,          &r.start,       &r.end,
+                         &r.entity_label, &r.file_label, &r.program_label, &r.thread_label};
   for (std::size_t i = 0; i < 14; ++i) *text[i] = f[i];
   r.count = std::strtoull(f[14].c_str(), nullptr, 10);
   r.bytes = std::strtoull(f[15].c_str(), nullptr, 10);
@@ -235,7 +241,8 @@ std::vector<ActivityRecord> View::activities() {
   {
     std::ifstream in(path);
     std::string line;
-    if (in && std::getline(in, line) && line == kCacheMagic && std::getline(in, line) && line == fingerprint) {
+    if (in && std::getline(in, line) && line == kCacheMagic && std::getline(in, line) &&
+        line == fingerprint) {
       std::vector<ActivityRecord> out;
       bool ok = true;
       while (ok && std::getline(in, line)) {
@@ -290,8 +297,10 @@ std::vector<ActivityRecord> View::compute_activities() {
     }
     if (r.entity.empty()) {
       auto gen = g_.subjects(prov("wasGeneratedBy"), a);
-      if (!gen.empty()) r.entity = gen.front();
-      else if (auto used = g_.objects(a, prov("used")); !used.empty()) r.entity = used.front().value;
+      if (!gen.empty())
+        r.entity = gen.front();
+      else if (auto used = g_.objects(a, prov("used")); !used.empty())
+        r.entity = used.front().value;
     }
     if (!r.entity.empty()) r.file = file_of(r.entity);
     r.thread = g_.value(a, prov("wasAssociatedWith"));
@@ -324,7 +333,8 @@ std::vector<ActivityRecord> View::compute_activities() {
     }
     out.push_back(std::move(r));
   }
-  std::sort(out.begin(), out.end(), [](const ActivityRecord& x, const ActivityRecord& y) { return x.iri < y.iri; });
+  std::sort(out.begin(), out.end(),
+            [](const ActivityRecord& x, const ActivityRecord& y) { return x.iri < y.iri; });
   return out;
 }
 
@@ -352,7 +362,8 @@ Status View::resolve(const std::string& arg, std::string& iri) {
   for (const char* cls : {"File", "Directory"}) {
     for (const auto& f : g_.subjects(rdf_type(), provio(cls))) {
       std::string p = g_.value(f, provio("path"));
-      if (p == path || (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0))
+      if (p == path ||
+          (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0))
         matches.push_back(f);
     }
   }
@@ -360,7 +371,8 @@ Status View::resolve(const std::string& arg, std::string& iri) {
   matches.erase(std::unique(matches.begin(), matches.end()), matches.end());
   if (matches.size() > 1)
     return Status::error("ambiguous entity: " + arg + " matches " + std::to_string(matches.size()) +
-                         " files (e.g. " + matches[0] + ", " + matches[1] + "); give a longer path or an IRI");
+                         " files (e.g. " + matches[0] + ", " + matches[1] +
+                         "); give a longer path or an IRI");
   if (matches.size() == 1) {
     iri = object.empty() ? matches[0] : model::object_iri(matches[0], object);
     if (present(iri)) return Status::success();

@@ -20,7 +20,9 @@ namespace {
 
 using query::ActivityRecord;
 
-bool generating(const std::string& op) { return op == "Create" || op == "Write" || op == "Modify"; }
+bool generating(const std::string& op) {
+  return op == "Create" || op == "Write" || op == "Modify";
+}
 
 std::string esc(const std::string& s) {
   std::string out;
@@ -48,8 +50,10 @@ std::string human_bytes(std::uint64_t b) {
   int u = 0;
   while (v >= 1024 && u < 5) v /= 1024, ++u;
   char buf[32];
-  if (u == 0) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
-  else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
   return buf;
 }
 
@@ -120,7 +124,8 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
       cut = true;
       break;
     }
-    out << "  " << node_id(e) << " [shape=ellipse, style=filled, fillcolor=\"#FFFC87\", color=\"#808080\", label=\""
+    out << "  " << node_id(e)
+        << " [shape=ellipse, style=filled, fillcolor=\"#FFFC87\", color=\"#808080\", label=\""
         << esc(v.entity_label(e, false)) << "\", tooltip=\"" << esc(v.entity_label(e, true)) << "\""
         << (root_set.count(e) ? ", penwidth=2.5" : "") << "];\n";
   }
@@ -130,7 +135,8 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
       break;
     }
     const auto& info = v.program(p);
-    out << "  " << node_id(p) << " [shape=house, style=filled, fillcolor=\"#FED37F\", color=\"#808080\", label=\""
+    out << "  " << node_id(p)
+        << " [shape=house, style=filled, fillcolor=\"#FED37F\", color=\"#808080\", label=\""
         << esc(v.program_label(p)) << (info.host.empty() ? "" : "\\n" + esc(info.host)) << "\", tooltip=\""
         << esc(info.command_line.empty() ? p : info.command_line) << "\"];\n";
   }
@@ -143,11 +149,13 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
     std::string apis;
     for (const auto& x : m.apis) apis += (apis.empty() ? "" : ", ") + x;
     if (apis.empty()) apis = gen ? "generate" : "use";
-    out << "  " << a << " [shape=box, style=filled, fillcolor=\"#9FB1FC\", color=\"#808080\", label=\"" << esc(apis)
-        << "\"];\n";
+    out << "  " << a << " [shape=box, style=filled, fillcolor=\"#9FB1FC\", color=\"#808080\", label=\""
+        << esc(apis) << "\"];\n";
     std::string measures = std::to_string(m.count) + "×, " + human_bytes(m.bytes);
-    if (gen) out << "  " << id[target] << " -> " << a << " [label=\"wasGeneratedBy\\n" << measures << "\"];\n";
-    else out << "  " << a << " -> " << id[target] << " [label=\"used\\n" << measures << "\"];\n";
+    if (gen)
+      out << "  " << id[target] << " -> " << a << " [label=\"wasGeneratedBy\\n" << measures << "\"];\n";
+    else
+      out << "  " << a << " -> " << id[target] << " [label=\"used\\n" << measures << "\"];\n";
     out << "  " << a << " -> " << id[p] << " [label=\"wasAssociatedWith\", style=dashed];\n";
   };
   std::set<std::pair<std::string, std::string>> done;
@@ -169,7 +177,8 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
       out << "  " << id[a] << " -> " << id[b] << " [label=\"wasDerivedFrom\", color=\"#B8860B\"];\n";
   }
   if (cut)
-    out << "  cut [shape=note, label=\"graph cut at " << opt.max_nodes << " nodes; use --depth to narrow\"];\n";
+    out << "  cut [shape=note, label=\"graph cut at " << opt.max_nodes
+        << " nodes; use --depth to narrow\"];\n";
   out << "}\n";
   return out.str();
 }
@@ -196,7 +205,8 @@ std::string render(const std::string& dot_text, const std::string& format, const
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   ::unlink(tmpl);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "Graphviz 'dot -" + t.substr(1) + "' failed writing " + out_path;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "Graphviz 'dot -" + t.substr(1) + "' failed writing " + out_path;
   return "";
 }
 

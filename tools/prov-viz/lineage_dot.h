@@ -14,9 +14,9 @@
 namespace provio::viz {
 
 struct DotOptions {
-  int depth = -1;     // -1: all
-  bool up = true;     // what the roots came from
-  bool down = false;  // what came from the roots
+  int depth = -1;               // -1: all
+  bool up = true;               // what the roots came from
+  bool down = false;            // what came from the roots
   std::size_t max_nodes = 400;  // beyond this the graph is cut and says so
 };
 

@@ -18,7 +18,8 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] -o OUT.svg|.dot|.png|.pdf [INPUT...]\n"
+    "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] -o OUT.svg|.dot|.png|.pdf "
+    "[INPUT...]\n"
     "       prov-viz report -o OUT.html [INPUT...]\n"
     "\n"
     "INPUT: merged Turtle/N-Triples files, a raw provenance directory or a prov-merge store\n"
@@ -72,7 +73,8 @@ int cmd_lineage(const Args& a) {
   if (a.positional.empty()) return usage_error("lineage: missing ENTITY");
   if (a.output.empty()) return usage_error("lineage: missing -o OUT");
   std::string ext = a.output.substr(a.output.find_last_of('.') + 1);
-  if (a.output.find('.') == std::string::npos || (ext != "dot" && ext != "svg" && ext != "png" && ext != "pdf"))
+  if (a.output.find('.') == std::string::npos ||
+      (ext != "dot" && ext != "svg" && ext != "png" && ext != "pdf"))
     return usage_error("lineage: -o must end in .dot, .svg, .png or .pdf");
   provio::query::Graph g;
   if (int rc = load(a, 1, g)) return rc;
@@ -131,8 +133,10 @@ int main(int argc, char** argv) {
       if (!value(d)) return usage_error("--depth needs a value");
       char* end = nullptr;
       long n = std::strtol(d.c_str(), &end, 10);
-      if (d == "all") n = -1;
-      else if (d.empty() || *end || n < 0) return usage_error("--depth takes a number >= 0 or 'all'");
+      if (d == "all")
+        n = -1;
+      else if (d.empty() || *end || n < 0)
+        return usage_error("--depth takes a number >= 0 or 'all'");
       a.depth = static_cast<int>(n);
     } else if (s == "--up") {
       a.up = true;

@@ -1,12 +1,13 @@
 // The HTML report (see report.h).
 #include "report.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <functional>
-#include <unistd.h>
 #include <map>
 #include <set>
 #include <sstream>
@@ -53,9 +54,12 @@ long long parse_time(const std::string& t) {
 
 std::string seconds_text(double s) {
   char buf[32];
-  if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.1f µs", s * 1e6);
-  else if (s < 1) std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.2f s", s);
+  if (s < 1e-3)
+    std::snprintf(buf, sizeof buf, "%.1f µs", s * 1e6);
+  else if (s < 1)
+    std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f s", s);
   return buf;
 }
 
@@ -81,7 +85,8 @@ void table_html(std::ostringstream& out, const Table& t, const std::vector<std::
 }
 
 // Horizontal bar chart as inline SVG: label, bar, value text.
-void bars(std::ostringstream& out, const std::string& title, const std::vector<std::pair<std::string, double>>& items,
+void bars(std::ostringstream& out, const std::string& title,
+          const std::vector<std::pair<std::string, double>>& items,
           const std::function<std::string(double)>& fmt, const char* colour) {
   out << "<figure class=\"chart\"><figcaption>" << html_escape(title) << "</figcaption>";
   if (items.empty()) {
@@ -98,10 +103,11 @@ void bars(std::ostringstream& out, const std::string& title, const std::vector<s
     int w = max > 0 ? static_cast<int>(bar_w * x / max + 0.5) : 0;
     std::string shown = label.size() > 40 ? "…" + label.substr(label.size() - 39) : label;
     out << "<g><title>" << html_escape(label) << ": " << html_escape(fmt(x)) << "</title>"
-        << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">" << html_escape(shown)
-        << "</text><rect x=\"" << label_w << "\" y=\"" << y + 3 << "\" width=\"" << std::max(w, 1)
-        << "\" height=\"16\" fill=\"" << colour << "\"/><text x=\"" << label_w + std::max(w, 1) + 6 << "\" y=\""
-        << y + 15 << "\">" << html_escape(fmt(x)) << "</text></g>";
+        << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">"
+        << html_escape(shown) << "</text><rect x=\"" << label_w << "\" y=\"" << y + 3 << "\" width=\""
+        << std::max(w, 1) << "\" height=\"16\" fill=\"" << colour << "\"/><text x=\""
+        << label_w + std::max(w, 1) + 6 << "\" y=\"" << y + 15 << "\">" << html_escape(fmt(x))
+        << "</text></g>";
     y += row_h;
   }
   out << "</svg></figure>\n";
@@ -131,7 +137,8 @@ void timeline(std::ostringstream& out, query::View& v, const std::vector<Activit
   for (const auto& r : records) {
     long long s = parse_time(r.start), e = parse_time(r.end);
     if (s < 0 || e < s) continue;
-    std::string row = !r.rank.empty() ? "rank " + r.rank : (r.program.empty() ? "?" : v.program_label(r.program));
+    std::string row =
+        !r.rank.empty() ? "rank " + r.rank : (r.program.empty() ? "?" : v.program_label(r.program));
     std::string what = r.api + " " + v.entity_label(r.entity, false) + " ×" + std::to_string(r.count) + ", " +
                        human_bytes(r.bytes);
     rows[row].push_back({s, e, what, r.op == "Write" || r.op == "Create"});
@@ -152,24 +159,28 @@ void timeline(std::ostringstream& out, query::View& v, const std::vector<Activit
     std::vector<long long> durations;
     for (const auto& [row, spans] : rows)
       for (const auto& s : spans) durations.push_back(s.end - s.start);
-    std::nth_element(durations.begin(), durations.begin() + (kMaxBars - 1), durations.end(), std::greater<>());
+    std::nth_element(durations.begin(), durations.begin() + (kMaxBars - 1), durations.end(),
+                     std::greater<>());
     long long cut = durations[kMaxBars - 1];
     for (auto& [row, spans] : rows) {
-      auto keep = std::remove_if(spans.begin(), spans.end(), [&](const Span& s) { return s.end - s.start < cut; });
+      auto keep =
+          std::remove_if(spans.begin(), spans.end(), [&](const Span& s) { return s.end - s.start < cut; });
       dropped += static_cast<std::size_t>(spans.end() - keep);
       spans.erase(keep, spans.end());
     }
   }
   out << "<h2 id=\"timeline\">Timeline</h2>\n";
   if (dropped)
-    out << "<p class=\"note\">" << dropped << " of " << total << " activities are too short to draw and are left out.</p>\n";
+    out << "<p class=\"note\">" << dropped << " of " << total
+        << " activities are too short to draw and are left out.</p>\n";
   if (rows.empty()) {
     out << "<p class=\"none\">no timed activities</p>\n";
     return;
   }
-  out << "<p class=\"note\">" << (trace ? "Trace-level provenance: one bar per call."
-                                        : "Summary-level provenance: one bar per activity spans its first to last call "
-                                          "(record with PROVIO_LEVEL=trace for per-call bars).")
+  out << "<p class=\"note\">"
+      << (trace ? "Trace-level provenance: one bar per call."
+                : "Summary-level provenance: one bar per activity spans its first to last call "
+                  "(record with PROVIO_LEVEL=trace for per-call bars).")
       << " Blue: reads and other uses; orange: writes. Hover a bar for details.</p>\n";
   const int label_w = 200, width = 760, row_h = 24;
   double span = static_cast<double>(std::max(1LL, t1 - t0));
@@ -179,20 +190,21 @@ void timeline(std::ostringstream& out, query::View& v, const std::vector<Activit
   int y = 0;
   for (const auto& [row, spans] : rows) {
     out << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 16 << "\" text-anchor=\"end\">" << html_escape(row)
-        << "</text><line x1=\"" << label_w << "\" x2=\"" << label_w + width << "\" y1=\"" << y + 12 << "\" y2=\""
-        << y + 12 << "\" stroke=\"#ddd\"/>";
+        << "</text><line x1=\"" << label_w << "\" x2=\"" << label_w + width << "\" y1=\"" << y + 12
+        << "\" y2=\"" << y + 12 << "\" stroke=\"#ddd\"/>";
     for (const auto& s : spans) {
       double x = label_w + width * (s.start - t0) / span;
       double w = std::max(2.0, width * (s.end - s.start) / span);
       char geo[96];
       std::snprintf(geo, sizeof geo, "x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\"", x, y + 4, w);
-      out << "<rect " << geo << " fill=\"" << (s.write ? "#F28E2B" : "#4E79A7") << "\" opacity=\"0.8\"><title>"
-          << html_escape(s.label) << "</title></rect>";
+      out << "<rect " << geo << " fill=\"" << (s.write ? "#F28E2B" : "#4E79A7")
+          << "\" opacity=\"0.8\"><title>" << html_escape(s.label) << "</title></rect>";
     }
     y += row_h;
   }
-  out << "<text x=\"" << label_w << "\" y=\"" << y + 14 << "\">0</text><text x=\"" << label_w + width << "\" y=\""
-      << y + 14 << "\" text-anchor=\"end\">" << html_escape(seconds_text(span / 1e6)) << "</text></svg>\n";
+  out << "<text x=\"" << label_w << "\" y=\"" << y + 14 << "\">0</text><text x=\"" << label_w + width
+      << "\" y=\"" << y + 14 << "\" text-anchor=\"end\">" << html_escape(seconds_text(span / 1e6))
+      << "</text></svg>\n";
 }
 
 constexpr const char* kStyle = R"(
@@ -253,7 +265,8 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
   }
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+         "'unsafe-inline'; "
          "script-src 'unsafe-inline'; img-src data:\">"
          "<title>provio report: "
       << html_escape(title) << "</title><style>" << kStyle << "</style></head><body>\n";
@@ -279,8 +292,10 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
     Table t;
     if (!query::stats(v, records, by, -1, t).empty()) return;
     std::vector<std::pair<std::string, double>> items;
-    for (const auto& row : t.rows) items.emplace_back(row[0].value, std::strtod(row[col].value.c_str(), nullptr));
-    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& row : t.rows)
+      items.emplace_back(row[0].value, std::strtod(row[col].value.c_str(), nullptr));
+    std::stable_sort(items.begin(), items.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     if (items.size() > 10) items.resize(10);
     // Paths share their directories: show them from the first differing directory on.
     if (by == "file" || by == "object") {
@@ -294,15 +309,21 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
       if (items.size() > 1 && cut != std::string::npos)
         for (auto& item : items) item.first = item.first.substr(cut + 1);
     }
-    if (col == 3) bars(out, what, items, [](double x) { return seconds_text(x); }, colour);
-    else bars(out, what, items, [](double x) { return human_bytes(static_cast<std::uint64_t>(x)); }, colour);
+    if (col == 3)
+      bars(
+          out, what, items, [](double x) { return seconds_text(x); }, colour);
+    else
+      bars(
+          out, what, items, [](double x) { return human_bytes(static_cast<std::uint64_t>(x)); }, colour);
   };
   chart("file", "Time per file", 3, "#E15759");
   chart("file", "Bytes per file", 2, "#59A14F");
   chart("api", "Time per API", 3, "#E15759");
   chart("object", "Bytes per HDF5 object", 2, "#59A14F");
-  if (!ranks.empty()) chart("rank", "Time per rank", 3, "#E15759");
-  else chart("program", "Time per program", 3, "#E15759");
+  if (!ranks.empty())
+    chart("rank", "Time per rank", 3, "#E15759");
+  else
+    chart("program", "Time per program", 3, "#E15759");
 
   timeline(out, v, records);
 
@@ -356,7 +377,9 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
   out << "<h2 id=\"files\">Files and objects</h2>\n";
   Table files = query::files_table(v, records);
   std::stable_sort(files.rows.begin(), files.rows.end(), [](const auto& a, const auto& b) {
-    auto total = [](const auto& r) { return std::strtoull(r[1].value.c_str(), nullptr, 10) + std::strtoull(r[2].value.c_str(), nullptr, 10); };
+    auto total = [](const auto& r) {
+      return std::strtoull(r[1].value.c_str(), nullptr, 10) + std::strtoull(r[2].value.c_str(), nullptr, 10);
+    };
     return total(a) > total(b);
   });
   std::size_t all_files = files.rows.size();
@@ -370,7 +393,8 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
     const auto& row = files.rows[i];
     Table objs = query::objects_table(v, records, row.back().value);
     if (objs.rows.empty()) continue;
-    out << "<details><summary>" << html_escape(row[0].value) << " — " << objs.rows.size() << " objects</summary>";
+    out << "<details><summary>" << html_escape(row[0].value) << " — " << objs.rows.size()
+        << " objects</summary>";
     table_html(out, objs);
     out << "</details>\n";
   }
