@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 
 #include "model/log.h"
@@ -170,6 +171,15 @@ constexpr const char* kEnvKeys[] = {"LEVEL",           "DIR",
 
 Snapshot<Config> g_config;
 
+std::mutex g_overrides_mutex;
+std::vector<std::pair<std::string, std::string>> g_overrides;  // guarded by g_overrides_mutex
+
+std::string config_key(std::string_view raw) {
+  std::string key = upper(trim(raw));
+  if (key.rfind("PROVIO_", 0) == 0) key.erase(0, 7);
+  return key;
+}
+
 Config* load_from_process() {
   auto env = [](const char* name) -> const char* { return std::getenv(name); };
   std::string text;
@@ -180,7 +190,11 @@ Config* load_from_process() {
     errno = saved;
   }
   auto warn = [](const std::string& m) { warn_once(m.c_str(), "%s", m.c_str()); };
-  return new Config(parse_config(text, env, warn));
+  Config* c = new Config(parse_config(text, env, warn));
+  std::lock_guard<std::mutex> lock(g_overrides_mutex);
+  Parser p(*c, warn);
+  for (const auto& [key, value] : g_overrides) p.set(config_key(key), value, "VOL connector option ");
+  return c;
 }
 
 }  // namespace
@@ -202,9 +216,7 @@ Config parse_config(std::string_view file_text, const EnvLookup& env, const Conf
       warn(where + "'" + std::string(line) + "' is not key=value");
       continue;
     }
-    std::string key = upper(trim(line.substr(0, eq)));
-    if (key.rfind("PROVIO_", 0) == 0) key.erase(0, 7);
-    p.set(key, line.substr(eq + 1), where);
+    p.set(config_key(line.substr(0, eq)), line.substr(eq + 1), where);
   }
   for (const char* k : kEnvKeys) {
     std::string name = std::string("PROVIO_") + k;
@@ -215,6 +227,14 @@ Config parse_config(std::string_view file_text, const EnvLookup& env, const Conf
 
 const Config& config() {
   return g_config.get(load_from_process);
+}
+
+void set_overrides(std::vector<std::pair<std::string, std::string>> settings) {
+  {
+    std::lock_guard<std::mutex> lock(g_overrides_mutex);
+    g_overrides = std::move(settings);
+  }
+  reload_config();
 }
 
 void reload_config() {

@@ -10,6 +10,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "model/vocabulary.h"
 
@@ -50,6 +52,12 @@ Config parse_config(std::string_view file_text, const EnvLookup& env, const Conf
 
 // The process's configuration, read once from the real environment and PROVIO_CONFIG.
 const Config& config();
+
+// Settings a layer receives through its own channel — the VOL connector's info string
+// ("provio under_vol=0;under_info={};level=trace;dir=/scratch/prov") — applied over the
+// environment, keys as in PROVIO_CONFIG (case-insensitive, PROVIO_ prefix optional). Replaces the
+// previous overrides and reloads the configuration; bad values are reported like any other.
+void set_overrides(std::vector<std::pair<std::string, std::string>> settings);
 
 // Re-reads the environment and PROVIO_CONFIG (tests, and programs that set PROVIO_* variables
 // themselves before their first I/O).

@@ -204,6 +204,11 @@ bool enabled() {
   return level() != model::Level::kOff;
 }
 
+void apply_overrides(std::vector<std::pair<std::string, std::string>> settings) {
+  model::set_overrides(std::move(settings));
+  g_level.store(0, std::memory_order_relaxed);  // re-read on the next thread's first event
+}
+
 void flush_all() {
   flush_every_log(false);
 }

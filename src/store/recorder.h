@@ -12,6 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "model/config.h"
 #include "model/event.h"
@@ -25,6 +28,12 @@ void record(const Record& r);
 
 // Whether recording is on at all (level != off). A relaxed load: call it before timing a call.
 bool enabled();
+
+// Applies settings a layer received through its own channel (the VOL connector's info string),
+// over the environment: see model::set_overrides. Threads that already record keep their level
+// and buffers; threads that start afterwards, and the output directory of files not yet created,
+// follow the new settings.
+void apply_overrides(std::vector<std::pair<std::string, std::string>> settings);
 
 // Flushes every thread's buffer (MPI_Finalize, checkpoints). Safe from any thread.
 void flush_all();

@@ -1168,12 +1168,8 @@ herr_t str_to_info(const char* str, void** out) {
     H5VLclose(under_id);
     return -1;
   }
-  if (!parsed.info.options.empty()) {
-    model::warn_once("vol-options",
-                     "VOL connector: info-string options (here '%s') are kept but not interpreted; "
-                     "use the PROVIO_* environment variables",
-                     parsed.info.options.front().first.c_str());
-  }
+  // provio options (level=trace;dir=…) configure the core, over the PROVIO_* environment.
+  if (!parsed.info.options.empty()) store::apply_overrides(parsed.info.options);
   auto* info = new (std::nothrow) Info;
   if (!info) {
     ErrorStackKeeper keep;

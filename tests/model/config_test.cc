@@ -100,3 +100,20 @@ TEST(Config, BadValuesAreNamedAndDefaultsKept) {
 
 }  // namespace
 }  // namespace provio::model
+
+namespace provio::model {
+namespace {
+
+// Options from the VOL info string apply over the environment, with the same checks.
+TEST(Config, OverridesApplyOverTheEnvironment) {
+  setenv("PROVIO_LEVEL", "summary", 1);
+  set_overrides({{"level", "trace"}, {"PROVIO_FLUSH_INTERVAL", "2"}});
+  EXPECT_EQ(config().level, Level::kTrace);
+  EXPECT_EQ(config().flush_interval_ns, 2'000'000'000u);
+  set_overrides({});
+  EXPECT_EQ(config().level, Level::kSummary);
+  unsetenv("PROVIO_LEVEL");
+}
+
+}  // namespace
+}  // namespace provio::model

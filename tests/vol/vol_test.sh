@@ -10,6 +10,7 @@
 #   vol_test.sh errors     SAMPLE                           error stacks and return values
 #   vol_test.sh badinfo    SAMPLE                           malformed info strings: HDF5 errors, no crash
 #   vol_test.sh noclose    SAMPLE PYTHON                    a program that never closes its file
+#   vol_test.sh options    SAMPLE                           provio options in the info string configure the core
 # Environment: PROVIO_PLUGIN_DIR (the directory holding libprovio_vol.so),
 # PROVIO_VOL_PRELOAD (sanitizer runtimes for a sanitizer build; serial runs only),
 # OMPI_* set by the caller for mpirun as root.
@@ -193,6 +194,24 @@ cmd_noclose() {
   h5dump -d /still_open left.h5.early | grep -q "5, 5, 5" || fail "left.h5.early lost its data"
 }
 
+cmd_options() {
+  local sample=$1
+  # level and dir from the info string win over the environment (PROVIO_DIR points elsewhere).
+  connector="provio under_vol=0;under_info={};level=trace;dir=$work/from-info" \
+    under options "$sample" rich opt.h5 2>err.txt || { cat err.txt; fail "program failed with options"; }
+  [ ! -e options-prov ] || fail "PROVIO_DIR was used although the info string named a directory"
+  ls from-info/*.ttl >/dev/null 2>&1 || fail "no provenance in the directory named by dir="
+  # trace level: one activity per call (…/c<n>), no summary parts
+  grep -q '/c1> ' from-info/*.ttl || fail "level=trace not applied: no per-call activity"
+  ! grep -q 'provio:partial' from-info/*.ttl || fail "level=trace not applied: summary parts written"
+  # a bad option value is named once on stderr and the default kept
+  connector="provio under_vol=0;under_info={};level=loud" under badopt "$sample" rich bad.h5 2>err.txt \
+    || fail "a bad option value must not fail the program"
+  grep -q "VOL connector option LEVEL='loud'" err.txt || { cat err.txt; fail "bad option value not reported"; }
+  grep -q 'provio:partial' badopt-prov/*.ttl || fail "default (summary) level not kept after a bad value"
+  echo "options applied: level=trace and dir= from the info string; a bad value is reported"
+}
+
 cmd=$1; shift
 case "$cmd" in
   api-suite) cmd_api_suite "$@" ;;
@@ -203,5 +222,6 @@ case "$cmd" in
   errors) cmd_errors "$@" ;;
   badinfo) cmd_badinfo "$@" ;;
   noclose) cmd_noclose "$@" ;;
+  options) cmd_options "$@" ;;
   *) fail "unknown subcommand $cmd" ;;
 esac
