@@ -22,6 +22,18 @@ for sym in ("__open_2", "__openat_2", "__read_chk", "__fgets_chk", "__fread_chk"
 root = tempfile.mkdtemp(prefix="provio-posix-calls-")
 os.chmod(root, 0o755)
 
+# The unprivileged user may not be able to reach the build tree (a checkout under /root is 0700):
+# run copies of the programs and libraries from the world-readable scratch directory instead.
+bin_dir = os.path.join(root, "bin")
+os.mkdir(bin_dir)
+os.chmod(bin_dir, 0o755)
+for lib in subprocess.run(["ldd", preload], capture_output=True, text=True, check=True).stdout.splitlines():
+    if "libprovio" in lib and "=>" in lib:
+        shutil.copy(lib.split("=>")[1].split()[0], bin_dir)
+preload, plain, fortified = (shutil.copy(f, bin_dir) for f in (preload, plain, fortified))
+for f in os.listdir(bin_dir):
+    os.chmod(os.path.join(bin_dir, f), 0o755)
+
 
 def run(binary, name, traced, as_nobody):
     d = os.path.join(root, name)
@@ -33,7 +45,7 @@ def run(binary, name, traced, as_nobody):
     prov = os.path.join(root, name + ".prov")
     os.mkdir(prov)
     os.chmod(prov, 0o777)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PROVIO_DIR": prov}
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PROVIO_DIR": prov, "LD_LIBRARY_PATH": bin_dir}
     if traced:
         env["LD_PRELOAD"] = preload
     argv = [binary, d]
