@@ -1,6 +1,8 @@
-// Cost of one recording call (provio::store::record) at summary and trace level, 1 and 2 threads.
+// Cost of one recording call (provio::store::record) at summary and trace level, 1 and 2 threads,
+// and of the workflow records (metric, task, parameter) that the issue holds to the same bound.
 // The events rotate over 64 entities of each thread, like an application touching a few files.
-// Output goes to a scratch directory (PROVIO_DIR is set by bench/record/run).
+// Output goes where PROVIO_DIR says (bench/record/run: a scratch directory, and an unwritable one
+// to time the recording path without formatting and writing).
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 
@@ -10,6 +12,7 @@
 #include "model/api_names.h"
 #include "model/clock.h"
 #include "model/entities.h"
+#include "provio/provio.h"
 #include "store/recorder.h"
 
 namespace {
@@ -58,9 +61,38 @@ void BM_StopwatchOnly(benchmark::State& state) {
   }
 }
 
+// Workflow records (summary level, one thread).
+void BM_Metric(benchmark::State& state) {
+  configure("summary");
+  provio_task_t t = provio_task_begin("bench", 0);
+  int64_t step = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(provio_metric("accuracy", 0.5, step++, PROVIO_STAGE_VALIDATION));
+  }
+  provio_task_end(t);
+}
+void BM_TaskBeginEnd(benchmark::State& state) {
+  configure("summary");
+  for (auto _ : state) {
+    provio_task_t t = provio_task_begin("epoch", 0);
+    benchmark::DoNotOptimize(provio_task_end(t));
+  }
+}
+void BM_TaskParameter(benchmark::State& state) {
+  configure("summary");
+  provio_task_t t = provio_task_begin("bench", 0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(provio_task_parameter(t, "learning_rate", provio_double(0.01)));
+  }
+  provio_task_end(t);
+}
+
 BENCHMARK(BM_RecordSummary)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_RecordTrace)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(BM_StopwatchOnly);
+BENCHMARK(BM_Metric);
+BENCHMARK(BM_TaskBeginEnd);
+BENCHMARK(BM_TaskParameter);
 
 }  // namespace
 
