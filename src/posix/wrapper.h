@@ -156,10 +156,10 @@ R failure_value() {
     return static_cast<R>(-1);
 }
 
-// The wrapper skeleton. `record(result, timing)` runs after the real call with errno saved and
-// the inside flag set; it must not fail the call. `args` are forwarded to the real function.
-template <typename Fn, typename Record, typename... Args>
-auto traced(const Symbol<Fn>& sym, Record&& record, Args... args) {
+// The real function only, for call sites that must always go straight through. A symbol that
+// cannot be resolved fails the call with ENOSYS (and is reported once).
+template <typename Fn, typename... Args>
+auto passthrough(const Symbol<Fn>& sym, Args... args) {
   Fn fn = sym.real();
   using R = decltype(fn(args...));
   if (!fn) {
@@ -167,7 +167,16 @@ auto traced(const Symbol<Fn>& sym, Record&& record, Args... args) {
     errno = ENOSYS;
     return failure_value<R>();
   }
-  if (tls_inside || !active()) return fn(args...);
+  return fn(args...);
+}
+
+// The wrapper skeleton. `record(result, timing)` runs after the real call with errno saved and
+// the inside flag set; it must not fail the call. `args` are forwarded to the real function.
+template <typename Fn, typename Record, typename... Args>
+auto traced(const Symbol<Fn>& sym, Record&& record, Args... args) {
+  Fn fn = sym.real();
+  if (!fn || tls_inside || !active()) return passthrough(sym, args...);
+  using R = decltype(fn(args...));
   // The flag is not held across the real call: a signal handler that does I/O while the call
   // blocks is recorded like any other code (libc's functions call each other directly, not
   // through the symbols we interpose, so the real call itself never comes back here).
@@ -182,19 +191,6 @@ auto traced(const Symbol<Fn>& sym, Record&& record, Args... args) {
     // Out of memory while interning a name: lose this record, never the application's call.
   }
   return result;
-}
-
-// The real function only, for call sites that must always go straight through.
-template <typename Fn, typename... Args>
-auto passthrough(const Symbol<Fn>& sym, Args... args) {
-  Fn fn = sym.real();
-  using R = decltype(fn(args...));
-  if (!fn) {
-    report_missing(sym.name());
-    errno = ENOSYS;
-    return failure_value<R>();
-  }
-  return fn(args...);
 }
 
 }  // namespace provio::posix
