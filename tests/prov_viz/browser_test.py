@@ -17,7 +17,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scenario import run_scenario  # noqa: E402
+from scenario import Checks, run_scenario  # noqa: E402
 
 ap = argparse.ArgumentParser()
 for name in ("prov-viz", "chromium", "a", "b", "c", "work"):
@@ -25,13 +25,7 @@ for name in ("prov-viz", "chromium", "a", "b", "c", "work"):
 args = ap.parse_args()
 work = os.path.realpath(args.work)
 prov = run_scenario(work, args.a, args.b, args.c)
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg, file=sys.stderr)
+check = Checks("prov_viz_report_browser")
 
 
 report = os.path.join(work, "report.html")
@@ -220,6 +214,5 @@ finally:
     browser.close()
     shutil.rmtree(profile, ignore_errors=True)
 
-if failures:
-    sys.exit(f"prov_viz_report_browser: {len(failures)} check(s) failed")
+check.finish()
 print(f"prov_viz_report_browser: all checks passed; screenshot {os.path.join(work, 'report.png')}")

@@ -7,6 +7,23 @@ import subprocess
 import sys
 
 
+class Checks:
+    """check(cond, msg) records a failure and goes on; finish() exits non-zero if any failed."""
+
+    def __init__(self, test):
+        self.test = test
+        self.failures = []
+
+    def __call__(self, cond, msg):
+        if not cond:
+            self.failures.append(msg)
+            print("FAIL:", msg, file=sys.stderr)
+
+    def finish(self):
+        if self.failures:
+            sys.exit(f"{self.test}: {len(self.failures)} check(s) failed")
+
+
 def run_scenario(work, a, b, c):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

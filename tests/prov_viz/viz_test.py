@@ -8,7 +8,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scenario import run_scenario  # noqa: E402
+from scenario import Checks, run_scenario  # noqa: E402
 
 ap = argparse.ArgumentParser()
 for name in ("prov-viz", "a", "b", "c", "work"):
@@ -16,13 +16,7 @@ for name in ("prov-viz", "a", "b", "c", "work"):
 args = ap.parse_args()
 work = os.path.realpath(args.work)
 prov = run_scenario(work, args.a, args.b, args.c)
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg, file=sys.stderr)
+check = Checks("prov_viz_lineage")
 
 
 def viz(*a, expect=0):
@@ -72,6 +66,5 @@ check(r.stderr.startswith("prov-viz: /nonexistent/dir/x.dot: cannot open"), f"un
 r = viz("--help")
 check(r.stdout.startswith("usage: prov-viz"), "--help on stdout")
 
-if failures:
-    sys.exit(f"prov_viz_lineage: {len(failures)} check(s) failed")
+check.finish()
 print("prov_viz_lineage: all checks passed")
