@@ -3,25 +3,15 @@
 
 #include <raptor2.h>
 
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 
+#include "model/iri.h"
 #include "store/turtle.h"
 
 namespace provio::rdf {
 namespace {
-
-constexpr char kHex[] = "0123456789ABCDEF";
-
-constexpr std::array<bool, 256> make_iri_bad() {
-  std::array<bool, 256> t{};
-  for (int c = 0; c <= 0x20; ++c) t[c] = true;
-  for (char c : {'<', '>', '"', '{', '}', '|', '^', '`', '\\'}) t[static_cast<unsigned char>(c)] = true;
-  return t;
-}
-constexpr std::array<bool, 256> kIriBad = make_iri_bad();
 
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
 std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
@@ -67,20 +57,9 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
+// The core's IRI term writer (model/iri.h): raw and merged files spell every IRI alike.
 void append_iri(std::string& out, std::string_view iri) {
-  out += '<';
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < iri.size(); ++i) {
-    auto c = static_cast<unsigned char>(iri[i]);
-    if (!kIriBad[c]) continue;
-    out.append(iri.data() + run, i - run);
-    out += '%';  // N-Triples has no escape for these in an IRI (\u0020 is refused): percent-encode
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-    run = i + 1;
-  }
-  out.append(iri.data() + run, iri.size() - run);
-  out += '>';
+  model::append_iri_term(out, iri);
 }
 
 // The core's writer escapes literals (docs/format.md); one rule for both keeps raw and merged
