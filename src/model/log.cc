@@ -24,7 +24,6 @@ struct LogState {
   std::mutex mutex;
   std::set<std::string> seen;  // guarded by mutex
   int printed = 0;             // guarded by mutex
-  int fd = -1;                 // guarded by mutex; -1 until first message
 };
 
 LogState& state() {
@@ -32,11 +31,15 @@ LogState& state() {
   return *s;
 }
 
-int open_log_fd() {
+// PROVIO_LOG is opened for each message and closed after it: a descriptor kept open could be
+// closed and its number reused by the application, and the next warning would land in its file.
+void write_line(const char* line, std::size_t n) {
   const char* path = std::getenv("PROVIO_LOG");
-  if (!path || !*path || std::strcmp(path, "stderr") == 0) return STDERR_FILENO;
-  long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  return fd < 0 ? STDERR_FILENO : static_cast<int>(fd);
+  long fd = -1;
+  if (path && *path && std::strcmp(path, "stderr") != 0)
+    fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  [[maybe_unused]] long ignored = syscall(SYS_write, fd < 0 ? STDERR_FILENO : fd, line, n);
+  if (fd >= 0) syscall(SYS_close, fd);
 }
 
 }  // namespace
@@ -51,7 +54,6 @@ void warn_once(const char* key, const char* fmt, ...) {
       return;
     }
     ++s.printed;
-    if (s.fd < 0) s.fd = open_log_fd();
     char line[1024];
     int n = std::snprintf(line, sizeof line, "provio: ");
     va_list args;
@@ -60,7 +62,7 @@ void warn_once(const char* key, const char* fmt, ...) {
     va_end(args);
     if (n > static_cast<int>(sizeof line) - 2) n = static_cast<int>(sizeof line) - 2;
     line[n++] = '\n';
-    [[maybe_unused]] long ignored = syscall(SYS_write, s.fd, line, static_cast<std::size_t>(n));
+    write_line(line, static_cast<std::size_t>(n));
   }
   errno = saved;
 }

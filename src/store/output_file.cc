@@ -36,7 +36,7 @@ bool make_directories(const std::string& dir) {
 }
 
 bool OutputFile::open(const std::string& dir, const std::string& stem) {
-  if (fd_ >= 0 || failed_) return fd_ >= 0;
+  if (created_ || failed_) return is_open();
   if (!make_directories(dir)) {
     path_ = dir;
     fail("cannot create the output directory", errno);
@@ -47,7 +47,13 @@ bool OutputFile::open(const std::string& dir, const std::string& stem) {
     long fd = syscall(SYS_openat, AT_FDCWD, path_.c_str(),
                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
     if (fd >= 0) {
-      fd_ = static_cast<int>(fd);
+      struct stat st;
+      bool known = syscall(SYS_fstat, fd, &st) == 0;
+      syscall(SYS_close, fd);
+      if (!known) break;
+      dev_ = st.st_dev;
+      ino_ = st.st_ino;
+      created_ = true;
       return true;
     }
     if (errno != EEXIST) break;
@@ -56,35 +62,49 @@ bool OutputFile::open(const std::string& dir, const std::string& stem) {
   return false;
 }
 
+int OutputFile::reopen() {
+  if (!is_open()) return -1;
+  long fd = syscall(SYS_openat, AT_FDCWD, path_.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    fail("cannot reopen", errno);
+    return -1;
+  }
+  struct stat st;
+  if (syscall(SYS_fstat, fd, &st) != 0 || st.st_dev != dev_ || st.st_ino != ino_) {
+    syscall(SYS_close, fd);
+    fail("replaced since provio created it, will not write to", EEXIST);
+    return -1;
+  }
+  return static_cast<int>(fd);
+}
+
 bool OutputFile::write(std::string_view data) {
-  if (fd_ < 0) return false;
+  if (data.empty()) return is_open();
+  int fd = reopen();
+  if (fd < 0) return false;
   while (!data.empty()) {
-    long n = syscall(SYS_write, fd_, data.data(), data.size());
+    long n = syscall(SYS_write, fd, data.data(), data.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      fail("cannot write", n < 0 ? errno : ENOSPC);
+      int err = n < 0 ? errno : ENOSPC;
+      syscall(SYS_close, fd);
+      fail("cannot write", err);
       return false;
     }
     data.remove_prefix(static_cast<std::size_t>(n));
   }
+  syscall(SYS_close, fd);
   return true;
 }
 
-void OutputFile::close() {
-  if (fd_ >= 0) syscall(SYS_close, fd_);
-  fd_ = -1;
-}
-
 void OutputFile::abandon() {
-  if (fd_ >= 0) syscall(SYS_close, fd_);  // the child's copy of the descriptor only
-  fd_ = -1;
+  created_ = false;
 }
 
 void OutputFile::fail(const char* what, int err) {
   failed_ = true;
   model::warn_once("output-failed", "%s %s: %s; provenance of this thread is incomplete", what, path_.c_str(),
                    std::strerror(err));
-  close();
 }
 
 }  // namespace provio::store

@@ -1,8 +1,16 @@
-// One thread's provenance file. Opened on the first flush with O_EXCL | O_NOFOLLOW (never
-// follows a planted symlink, never appends to someone else's file) through raw syscalls, so the
-// preload shim does not see provio's own I/O. Every write is checked; the first failure is
-// reported once and the file goes quiet (sticky error), the application carries on.
+// One thread's provenance file, written through raw syscalls so that the preload shim does not
+// see provio's own I/O.
+//
+// Hard rule: provio never writes through a descriptor it does not own at that moment. The
+// application may close, dup2 over or close_range any descriptor number at any time (shells do
+// `exec 3>log`, daemons close 3..1024 after fork), and only the preload library could see that
+// happen — the VOL connector alone cannot. So no descriptor is kept between writes: each write
+// opens the file by name (O_APPEND | O_NOFOLLOW | O_CLOEXEC), checks that it is still the file this
+// object created (device and inode), writes, and closes. Every write is checked; the first failure
+// is reported once and the file goes quiet (sticky error), the application carries on.
 #pragma once
+
+#include <sys/types.h>
 
 #include <string>
 #include <string_view>
@@ -14,25 +22,28 @@ class OutputFile {
   OutputFile() = default;
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
-  ~OutputFile() { close(); }
 
-  // Creates `dir` (and parents) and a new file "<stem>.ttl" in it ("<stem>-1.ttl", … if taken).
+  // Creates `dir` (and parents) and a new file "<stem>.ttl" in it ("<stem>-1.ttl", … if taken)
+  // with O_EXCL | O_NOFOLLOW: never follows a planted symlink, never appends to another's file.
   bool open(const std::string& dir, const std::string& stem);
-  bool is_open() const { return fd_ >= 0; }
+  bool is_open() const { return created_ && !failed_; }
   bool failed() const { return failed_; }
   const std::string& path() const { return path_; }
 
-  // Writes all of `data`; false (and the sticky error) if it could not.
+  // Appends all of `data`; false (and the sticky error) if it could not.
   bool write(std::string_view data);
-  void close();
-  // Forgets the descriptor without writing anything (fork child: the parent owns the file).
+  // Fork child: the file stays the parent's; this object forgets it without writing.
   void abandon();
 
  private:
+  // A descriptor of this object's file opened for appending, or -1 (sticky error set).
+  int reopen();
   void fail(const char* what, int err);
 
-  int fd_ = -1;
+  bool created_ = false;
   bool failed_ = false;
+  dev_t dev_ = 0;
+  ino_t ino_ = 0;
   std::string path_;
 };
 
