@@ -32,6 +32,7 @@ packages=(
   librdf0-dev libraptor2-dev librasqal3-dev raptor2-utils rasqal-utils redland-utils
   libgtest-dev libgmock-dev libbenchmark-dev
   graphviz python3 python3-rdflib python3-numpy chromium
+  lmod tcsh
   zlib1g-dev
 )
 missing=()

@@ -18,8 +18,10 @@
 #include <vector>
 
 #include "common/bytes.h"
+#include "common/cli.h"
 #include "common/fold.h"
 #include "common/graph.h"
+#include "common/progress.h"
 #include "common/reader.h"
 #include "common/writer.h"
 #include "graph.h"
@@ -65,7 +67,8 @@ void usage(std::FILE* f) {
                "                       seconds and replace the output, until interrupted\n"
                "      --interval SEC   --follow period (default 5)\n"
                "      --rounds N       --follow: stop after N merges\n"
-               "  -q, --quiet          no summary line\n"
+               "  -q, --quiet          no summary line, no progress on a terminal\n"
+               "  -V, --version        the provio version\n"
                "  -h, --help           this help\n"
                "\n"
                "Under mpirun, the inputs are split across ranks and rank 0 writes the result.\n"
@@ -101,7 +104,9 @@ int parse_args(int argc, char** argv, Options& o) {
     if (a == "-h" || a == "--help") {
       usage(stdout);
       return kExitOk;
-    } else if (a == "-q" || a == "--quiet") {
+    } else if (provio::tools::is_version_flag(a)) {
+      return provio::tools::print_version(kTool);
+    } else if (provio::tools::is_quiet_flag(a)) {
       o.quiet = true;
     } else if (a == "--follow") {
       o.follow = true;
@@ -277,8 +282,10 @@ void index_store_for_queries(const std::string& store) {
 // `growing`: a --follow round before the stop, while writers may be mid-line.
 int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   auto t0 = std::chrono::steady_clock::now();
+  provio::tools::Progress progress(kTool, o.quiet || mpi.rank != 0 || growing);
   ReadResult result;
   std::vector<std::string> files = provio::rdf::list_inputs(o.inputs, result);
+  progress.step("reading " + std::to_string(files.size()) + " files");
   if (mpi.rank != 0) result = ReadResult();  // rank 0 reports the listing problems once
   std::size_t begin = files.size() * static_cast<std::size_t>(mpi.rank) / static_cast<std::size_t>(mpi.size);
   std::size_t end =
@@ -309,10 +316,12 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
       ++result.damaged;
     }
   }
+  progress.step("folding");
   for (const std::string& m : result.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
   provio::rdf::FoldResult folded = provio::rdf::fold(graph);
   for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
 
+  progress.step("writing " + std::to_string(graph.size()) + " triples");
   bool ok = write_output(o, graph);
   if (ok && !o.store.empty() && !provio::rdf::save_store(o.store, graph, error)) {
     std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());

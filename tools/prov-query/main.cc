@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "common/cli.h"
+#include "common/progress.h"
 #include "graph.h"
 #include "lineage.h"
 #include "questions.h"
@@ -29,7 +31,8 @@ constexpr const char* kUsage =
     "usage: prov-query COMMAND [options] [ARG] [INPUT...]\n"
     "\n"
     "INPUT: merged Turtle/N-Triples files, a raw provenance directory (merged on the fly) or a\n"
-    "prov-merge store directory; also -i INPUT. Default: $PROVIO_DIR, else ./provio.\n"
+    "prov-merge store directory; also -i INPUT. Default: $PROVIO_DIR, else ./provio.db (the\n"
+    "store prov-run keeps), else ./provio.\n"
     "\n"
     "commands:\n"
     "  sparql FILE.rq | -e QUERY     run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)\n"
@@ -48,6 +51,8 @@ constexpr const char* kUsage =
     "  -f, --format table|csv|tsv|json   output format (default table; json = SPARQL results)\n"
     "  -o, --output FILE                 write to FILE instead of stdout\n"
     "  -i, --input INPUT                 an input (repeatable); --store DIR is the same\n"
+    "  -q, --quiet                       no progress line on a terminal\n"
+    "  -V, --version                     the provio version\n"
     "  -h, --help                        this help (or COMMAND --help)\n"
     "\n"
     "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
@@ -108,6 +113,7 @@ struct Args {
   std::map<std::string, std::vector<std::string>> opts;  // option → values ("" for flags)
   pq::Format format = pq::Format::kTable;
   std::string output;
+  bool quiet = false;
 
   bool flag(const std::string& o) const { return opts.count(o) != 0; }
   std::string get(const std::string& o, const std::string& def = "") const {
@@ -138,7 +144,8 @@ bool takes_value(const std::string& o) {
 }
 
 bool is_flag(const std::string& o) {
-  static const char* flags[] = {"--up", "--down", "--max", "--min", "--nested", "-h", "--help"};
+  static const char* flags[] = {"--up", "--down", "--max", "--min",  "--nested",
+                                "-h",   "--help", "-q",    "--quiet"};
   for (const char* f : flags)
     if (o == f) return true;
   return false;
@@ -152,6 +159,7 @@ int parse(int argc, char** argv, Args& a) {
     std::cout << kUsage;
     return std::cout.flush() ? 0 : 2;
   }
+  if (provio::tools::is_version_flag(first)) return provio::tools::print_version(kTool);
   a.command = first;
   bool known = false;
   for (const auto& h : kHelp) known = known || a.command == h.name;
@@ -191,6 +199,8 @@ int parse(int argc, char** argv, Args& a) {
       a.output = value;
     } else if (s == "-i" || s == "--input" || s == "--store") {
       a.inputs.push_back(value);
+    } else if (provio::tools::is_quiet_flag(s)) {
+      a.quiet = true;
     } else {
       a.opts[s].push_back(value);
     }
@@ -214,11 +224,7 @@ bool parse_count(const std::string& text, long& out) {
 std::vector<std::string> inputs_of(const Args& a, std::size_t nargs) {
   std::vector<std::string> in = a.inputs;
   for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
-  if (in.empty()) {
-    const char* dir = std::getenv("PROVIO_DIR");
-    in.push_back(dir && *dir ? dir : "provio");
-  }
-  return in;
+  return in.empty() ? provio::tools::default_inputs() : in;
 }
 
 int emit(const Args& a, const pq::Table& t) {
@@ -235,6 +241,8 @@ int emit(const Args& a, const pq::Table& t) {
 }
 
 int load(const Args& a, std::size_t nargs, pq::Graph& g) {
+  provio::tools::Progress progress(kTool, a.quiet);
+  progress.step("loading");
   pq::Status s = g.load(inputs_of(a, nargs));
   if (!s.ok) return fail(s.message);
   return 0;

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/cli.h"
+#include "common/progress.h"
 #include "graph.h"
 #include "lineage_dot.h"
 #include "report.h"
@@ -17,28 +19,35 @@
 
 namespace {
 
+constexpr const char* kTool = "prov-viz";
+
 constexpr const char* kUsage =
     "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] -o OUT.svg|.dot|.png|.pdf "
     "[INPUT...]\n"
     "       prov-viz report -o OUT.html [INPUT...]\n"
     "\n"
     "INPUT: merged Turtle/N-Triples files, a raw provenance directory or a prov-merge store\n"
-    "directory (as for prov-query; also -i INPUT). Default: $PROVIO_DIR, else ./provio.\n"
+    "directory (as for prov-query; also -i INPUT). Default: $PROVIO_DIR, else ./provio.db (the\n"
+    "store prov-run keeps), else ./provio.\n"
     "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
     "\n"
     "lineage  the lineage subgraph in Graphviz: entities yellow ellipses, activities blue boxes\n"
     "         (repeated calls collapsed, counts and bytes on edges), programs orange houses.\n"
     "         The format follows OUT's extension (.dot is written without Graphviz).\n"
     "report   one self-contained HTML page: programs, ranks, threads, duration; files and objects\n"
-    "         with bytes; top I/O costs; a per-rank timeline; the lineage of the outputs.\n";
+    "         with bytes; top I/O costs; a per-rank timeline; the lineage of the outputs.\n"
+    "\n"
+    "  -q, --quiet     no progress line on a terminal\n"
+    "  -V, --version   the provio version\n"
+    "  -h, --help      this help\n";
 
 int usage_error(const std::string& m) {
-  std::cerr << "prov-viz: " << m << "\n" << kUsage;
+  std::cerr << kTool << ": " << m << "\n" << kUsage;
   return 1;
 }
 
 int fail(const std::string& m) {
-  std::cerr << "prov-viz: " << m << "\n";
+  std::cerr << kTool << ": " << m << "\n";
   return 2;
 }
 
@@ -46,16 +55,15 @@ struct Args {
   std::string command, output;
   std::vector<std::string> positional, inputs;
   int depth = -1;
-  bool up = false, down = false;
+  bool up = false, down = false, quiet = false;
 };
 
 int load(const Args& a, std::size_t nargs, provio::query::Graph& g) {
   std::vector<std::string> in = a.inputs;
   for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
-  if (in.empty()) {
-    const char* dir = std::getenv("PROVIO_DIR");
-    in.push_back(dir && *dir ? dir : "provio");
-  }
+  if (in.empty()) in = provio::tools::default_inputs();
+  provio::tools::Progress progress(kTool, a.quiet);
+  progress.step("loading");
   auto s = g.load(in);
   return s.ok ? 0 : fail(s.message);
 }
@@ -113,15 +121,32 @@ int main(int argc, char** argv) {
   if (argc < 2) return usage_error("missing command");
   for (int i = 1; i < argc; ++i) {
     std::string s = argv[i];
+    std::string inline_value;
+    bool has_inline = false;
+    if (auto eq = s.find('='); s.rfind("--", 0) == 0 && eq != std::string::npos) {
+      inline_value = s.substr(eq + 1);
+      s = s.substr(0, eq);
+      has_inline = true;
+    }
     auto value = [&](std::string& out) {
+      if (has_inline) {
+        out = inline_value;
+        return true;
+      }
       if (i + 1 >= argc) return false;
       out = argv[++i];
       return true;
     };
+    if (has_inline && s != "--output" && s != "--input" && s != "--store" && s != "--depth")
+      return usage_error("option " + s + " takes no value");
     if (s == "-h" || s == "--help") {
       std::cout << kUsage;
       std::cout.flush();
       return std::cout ? 0 : 2;
+    } else if (provio::tools::is_version_flag(s)) {
+      return provio::tools::print_version(kTool);
+    } else if (provio::tools::is_quiet_flag(s)) {
+      a.quiet = true;
     } else if (s == "-o" || s == "--output") {
       if (!value(a.output)) return usage_error(s + " needs a value");
     } else if (s == "-i" || s == "--input" || s == "--store") {
