@@ -49,6 +49,10 @@ TEST(JobEnv, VariablesFollowTheSettings) {
                                              "HDF5_VOL_CONNECTOR=provio under_vol=0;under_info={}",
                                              "LD_PRELOAD=/p/libprovio_posix.so:/x/mine.so",
                                              "PROVIO_DIR=/scratch/prov", "PROVIO_WORKFLOW=wf"}));
+  // Unset, HDF5_PLUGIN_PATH keeps HDF5's default directory after ours.
+  env.erase("HDF5_PLUGIN_PATH");
+  s.hdf5_plugin_dir = "/usr/local/hdf5/lib/plugin";
+  EXPECT_EQ(job_environment(s, lookup)[0].value, "/p/plugins:/usr/local/hdf5/lib/plugin");
   s.vol = false;
   s.posix = false;
   EXPECT_EQ(job_environment(s, lookup).size(), 2u);

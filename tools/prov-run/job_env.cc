@@ -48,7 +48,9 @@ std::vector<EnvVar> job_environment(const JobSettings& s, const EnvLookup& env) 
   };
   std::vector<EnvVar> vars;
   if (s.vol) {
-    vars.push_back({"HDF5_PLUGIN_PATH", prepend_list(s.plugin_dir, current("HDF5_PLUGIN_PATH"), ':')});
+    std::string_view plugin_path = current("HDF5_PLUGIN_PATH");
+    if (plugin_path.empty()) plugin_path = s.hdf5_plugin_dir;
+    vars.push_back({"HDF5_PLUGIN_PATH", prepend_list(s.plugin_dir, plugin_path, ':')});
     vars.push_back({"HDF5_VOL_CONNECTOR", stack_connector(current("HDF5_VOL_CONNECTOR"))});
   }
   // ld.so accepts spaces or colons between LD_PRELOAD entries; a colon keeps the value one word.

@@ -23,8 +23,11 @@ struct EnvVar {
 
 struct JobSettings {
   std::string plugin_dir;  // holds libprovio_vol.so
-  std::string preload;     // libprovio_posix.so
-  std::string dir;         // PROVIO_DIR; empty: leave the core's default
+  // HDF5's own default plugin directory, kept after ours when HDF5_PLUGIN_PATH is unset (setting
+  // the variable replaces HDF5's default, where filter plugins live).
+  std::string hdf5_plugin_dir;
+  std::string preload;  // libprovio_posix.so
+  std::string dir;      // PROVIO_DIR; empty: leave the core's default
   std::string workflow, campaign, level;
   bool vol = true;
   bool posix = true;

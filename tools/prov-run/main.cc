@@ -354,6 +354,7 @@ int main(int argc, char** argv) {
   provio::run::Layout layout = provio::run::find_layout();
   o.job.plugin_dir = layout.plugin_dir;
   o.job.preload = layout.preload;
+  o.job.hdf5_plugin_dir = PROVIO_HDF5_DEFAULT_PLUGINDIR;
   auto lookup = [](const char* name) { return static_cast<const char*>(std::getenv(name)); };
 
   if (!o.print_env.empty()) {
