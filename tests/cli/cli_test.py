@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""What the four tools do alike (docs/tools.md): --version names the provio version and, built
+from a git checkout, the revision; -q/--quiet everywhere; misuse exits 1 (prov-run 125) with the
+usage on stderr; progress shows on a terminal when a load takes more than two seconds, and never
+when stderr is not a terminal or with --quiet.
+
+  cli_test.py CASE --bin BUILD_DIR --version VERSION --source SOURCE_DIR
+
+The slow load is real: the input is a FIFO the test writes only after three seconds.
+"""
+import argparse
+import concurrent.futures
+import os
+import pty
+import re
+import select
+import subprocess
+import tempfile
+import threading
+import time
+
+TOOLS = ["prov-merge", "prov-query", "prov-viz", "prov-run"]
+ARGS = None
+TURTLE = ('@prefix prov: <http://www.w3.org/ns/prov#> .\n'
+          '<file:///x/out.txt> a prov:Entity ; prov:wasGeneratedBy <urn:a> .\n'
+          '<urn:a> a prov:Activity .\n')
+
+
+def tool(name):
+    return os.path.join(ARGS.bin, "tools", name, name)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60, **kw)
+
+
+def case_version():
+    rev = ""
+    if os.path.exists(os.path.join(ARGS.source, ".git")):
+        rev = run(["git", "-C", ARGS.source, "rev-parse", "--short=7", "HEAD"]).stdout.strip()
+    for t in TOOLS:
+        for flag in ("--version", "-V"):
+            p = run([tool(t), flag])
+            assert p.returncode == 0 and p.stderr == "", (t, p)
+            m = re.fullmatch(rf"{t} \(provio\) {re.escape(ARGS.version)}(?: \(git ([0-9a-f]+)(-dirty)?\))?\n",
+                             p.stdout)
+            assert m, (t, p.stdout)
+            if rev:  # the revision at build time: HEAD, or an ancestor when commits followed the build
+                anc = run(["git", "-C", ARGS.source, "merge-base", "--is-ancestor", m.group(1) or "none", "HEAD"])
+                assert anc.returncode == 0, f"{t} reports revision {m.group(1)}, not in the history of {rev}"
+    # prov-query / prov-viz take it before a command too.
+    assert run([tool("prov-query"), "--version"]).returncode == 0
+
+
+def case_misuse():
+    for t, code in (("prov-merge", 1), ("prov-query", 1), ("prov-viz", 1), ("prov-run", 125)):
+        for argv in ([], ["--no-such-option"]):
+            p = run([tool(t), *argv])
+            assert p.returncode == code, (t, argv, p.returncode, p.stderr)
+            assert p.stderr.startswith(t + ": ") and "usage:" in p.stderr and p.stdout == "", (t, argv, p)
+        p = run([tool(t), "--help"])
+        assert p.returncode == 0 and "usage:" in p.stdout and p.stderr == "", (t, p)
+        assert "--version" in p.stdout and "--quiet" in p.stdout, f"{t} --help lacks --version/--quiet"
+    # Data errors: 2, one line naming what and where.
+    with tempfile.TemporaryDirectory() as d:
+        bad = os.path.join(d, "bad.ttl")
+        with open(bad, "w") as f:
+            f.write("<a> <b> .\n")
+        for argv in ([tool("prov-query"), "files", bad], [tool("prov-viz"), "report", "-o", d + "/r.html", bad]):
+            p = run(argv)
+            assert p.returncode == 2 and bad in p.stderr, (argv, p)
+
+
+def through_fifo(argv_of, tty, quiet):
+    """Runs argv_of(fifo) with stderr on a pty (tty) or a pipe; feeds the FIFO after 3 s."""
+    with tempfile.TemporaryDirectory() as d:
+        fifo = os.path.join(d, "slow.ttl")
+        os.mkfifo(fifo)
+
+        def feed():
+            time.sleep(3)
+            with open(fifo, "w") as f:
+                f.write(TURTLE)
+        threading.Thread(target=feed, daemon=True).start()
+        argv = argv_of(fifo, d) + (["-q"] if quiet else [])
+        if not tty:
+            p = run(argv)
+            return p.returncode, p.stderr
+        master, slave = pty.openpty()
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL)
+        os.close(slave)
+        out = b""
+        while True:
+            r, _, _ = select.select([master], [], [], 30)
+            if not r:
+                break
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        os.close(master)
+        return p.wait(timeout=30), out.decode(errors="replace")
+
+
+def case_progress():
+    argv_of = {
+        "prov-merge": lambda fifo, d: [tool("prov-merge"), fifo, "-o", d + "/m.ttl"],
+        "prov-query": lambda fifo, d: [tool("prov-query"), "programs", fifo],
+        "prov-viz": lambda fifo, d: [tool("prov-viz"), "report", "-o", d + "/r.html", fifo],
+    }
+    runs = [(name, tty, quiet) for name in argv_of for tty, quiet in ((True, False), (True, True), (False, False))]
+    # All at once: each waits three seconds for its input.
+    with concurrent.futures.ThreadPoolExecutor(len(runs)) as pool:
+        results = list(pool.map(lambda r: through_fifo(argv_of[r[0]], tty=r[1], quiet=r[2]), runs))
+    for (name, tty, quiet), (rc, err) in zip(runs, results):
+        assert rc == 0, (name, tty, quiet, rc, err)
+        if tty and not quiet:
+            assert re.search(rf"\r\x1b\[K{name}: [a-z0-9 ]+… 2 s", err), f"{name}: no progress on a terminal: {err!r}"
+            assert "\r\x1b[K" in err.rsplit("… ", 1)[1], f"{name}: progress line not erased: {err!r}"
+        else:
+            assert "…" not in err, (name, tty, quiet, err)
+
+
+CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=sorted(CASES))
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--version", required=True)
+    ap.add_argument("--source", required=True)
+    ARGS = ap.parse_args()
+    CASES[ARGS.case]()
+    print(f"ok: cli.{ARGS.case}")
+
+
+if __name__ == "__main__":
+    main()
