@@ -1,0 +1,58 @@
+/* BD-CATS-like particle read (h5bench bdcats-io pattern, see vpic_common.h): every rank reads its
+ * slab of the eight properties of every timestep written by vpic_write, collectively, and the
+ * ranks agree on a checksum (what a clustering pass would start from).
+ *   mpirun -np 2 bdcats_read particles.h5 [PARTICLES_PER_RANK [TIMESTEPS]] */
+#include "vpic_common.h"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  long particles;
+  int steps;
+  vpic_args(argc, argv, &particles, &steps);
+
+  float* f = malloc(sizeof(float) * (size_t)particles);
+  int* ids = malloc(sizeof(int) * (size_t)particles);
+  hid_t fapl = vpic_fapl();
+  hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, fapl);
+  VPIC_CHECK(file);
+  hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+  double sum = 0;
+  for (int t = 0; t < steps; ++t) {
+    char group_name[32];
+    snprintf(group_name, sizeof group_name, "Timestep_%d", t);
+    hid_t group = H5Gopen2(file, group_name, H5P_DEFAULT);
+    VPIC_CHECK(group);
+    for (int p = 0; p < VPIC_PROPERTIES; ++p) {
+      hid_t dset = H5Dopen2(group, vpic_names[p], H5P_DEFAULT);
+      VPIC_CHECK(dset);
+      hid_t file_space = H5Dget_space(dset), mem_space;
+      if (H5Sget_simple_extent_npoints(file_space) != (hssize_t)particles * size) {
+        fprintf(stderr, "bdcats_read: %s/%s does not hold %d x %ld particles\n", group_name, vpic_names[p],
+                size, particles);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+      vpic_slab(file_space, particles, rank, &mem_space);
+      int is_int = vpic_type(p) == H5T_NATIVE_INT;
+      VPIC_CHECK(H5Dread(dset, vpic_type(p), mem_space, file_space, dxpl, is_int ? (void*)ids : (void*)f));
+      for (long i = 0; i < particles; ++i) sum += is_int ? (double)ids[i] : (double)f[i];
+      H5Dclose(dset);
+      H5Sclose(mem_space);
+      H5Sclose(file_space);
+    }
+    H5Gclose(group);
+  }
+  double total = 0;
+  MPI_Reduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  H5Pclose(dxpl);
+  H5Fclose(file);
+  H5Pclose(fapl);
+  if (rank == 0) printf("bdcats_read: %d ranks read %s, checksum %.6e\n", size, argv[1], total);
+  free(f);
+  free(ids);
+  MPI_Finalize();
+  return 0;
+}
