@@ -5,23 +5,12 @@
 #include "vpic_common.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  long particles;
-  int steps;
-  vpic_args(argc, argv, &particles, &steps);
-
-  float* f = malloc(sizeof(float) * (size_t)particles);
-  int* ids = malloc(sizeof(int) * (size_t)particles);
-  hid_t fapl = vpic_fapl();
-  hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, fapl);
+  vpic_run r;
+  vpic_start(&argc, &argv, &r);
+  hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, r.fapl);
   VPIC_CHECK(file);
-  hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
-  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
   double sum = 0;
-  for (int t = 0; t < steps; ++t) {
+  for (int t = 0; t < r.steps; ++t) {
     char group_name[32];
     snprintf(group_name, sizeof group_name, "Timestep_%d", t);
     hid_t group = H5Gopen2(file, group_name, H5P_DEFAULT);
@@ -30,15 +19,16 @@ int main(int argc, char** argv) {
       hid_t dset = H5Dopen2(group, vpic_names[p], H5P_DEFAULT);
       VPIC_CHECK(dset);
       hid_t file_space = H5Dget_space(dset), mem_space;
-      if (H5Sget_simple_extent_npoints(file_space) != (hssize_t)particles * size) {
+      if (H5Sget_simple_extent_npoints(file_space) != (hssize_t)r.particles * r.size) {
         fprintf(stderr, "bdcats_read: %s/%s does not hold %d x %ld particles\n", group_name, vpic_names[p],
-                size, particles);
+                r.size, r.particles);
         MPI_Abort(MPI_COMM_WORLD, 1);
       }
-      vpic_slab(file_space, particles, rank, &mem_space);
+      vpic_slab(file_space, r.particles, r.rank, &mem_space);
       int is_int = vpic_type(p) == H5T_NATIVE_INT;
-      VPIC_CHECK(H5Dread(dset, vpic_type(p), mem_space, file_space, dxpl, is_int ? (void*)ids : (void*)f));
-      for (long i = 0; i < particles; ++i) sum += is_int ? (double)ids[i] : (double)f[i];
+      VPIC_CHECK(
+          H5Dread(dset, vpic_type(p), mem_space, file_space, r.dxpl, is_int ? (void*)r.ids : (void*)r.f));
+      for (long i = 0; i < r.particles; ++i) sum += is_int ? (double)r.ids[i] : (double)r.f[i];
       H5Dclose(dset);
       H5Sclose(mem_space);
       H5Sclose(file_space);
@@ -47,12 +37,8 @@ int main(int argc, char** argv) {
   }
   double total = 0;
   MPI_Reduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  H5Pclose(dxpl);
-  H5Fclose(file);
-  H5Pclose(fapl);
-  if (rank == 0) printf("bdcats_read: %d ranks read %s, checksum %.6e\n", size, argv[1], total);
-  free(f);
-  free(ids);
-  MPI_Finalize();
+  VPIC_CHECK(H5Fclose(file));
+  if (r.rank == 0) printf("bdcats_read: %d ranks read %s, checksum %.6e\n", r.size, argv[1], total);
+  vpic_finish(&r);
   return 0;
 }

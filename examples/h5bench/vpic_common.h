@@ -17,21 +17,43 @@ static inline hid_t vpic_type(int property) {
   return property == 3 || property == 4 ? H5T_NATIVE_INT : H5T_NATIVE_FLOAT;
 }
 
-/* Parses "PROGRAM FILE [PARTICLES_PER_RANK [TIMESTEPS]]"; exits with a usage message. */
-static inline void vpic_args(int argc, char** argv, long* particles, int* steps) {
-  *particles = argc > 2 ? atol(argv[2]) : 65536;
-  *steps = argc > 3 ? atoi(argv[3]) : 3;
-  if (argc < 2 || argc > 4 || *particles < 1 || *steps < 1) {
-    fprintf(stderr, "usage: %s FILE.h5 [PARTICLES_PER_RANK (65536) [TIMESTEPS (3)]]\n", argv[0]);
+/* One run of either program: MPI, its arguments ("PROGRAM FILE [PARTICLES_PER_RANK
+ * [TIMESTEPS]]"), buffers for one property of this rank's particles, and the property lists for
+ * MPI-IO with collective transfers. */
+typedef struct {
+  int rank, size;
+  long particles;
+  int steps;
+  float* f;
+  int* ids;
+  hid_t fapl, dxpl;
+} vpic_run;
+
+static inline void vpic_start(int* argc, char*** argv, vpic_run* r) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &r->size);
+  char** a = *argv;
+  r->particles = *argc > 2 ? atol(a[2]) : 65536;
+  r->steps = *argc > 3 ? atoi(a[3]) : 3;
+  if (*argc < 2 || *argc > 4 || r->particles < 1 || r->steps < 1) {
+    fprintf(stderr, "usage: %s FILE.h5 [PARTICLES_PER_RANK (65536) [TIMESTEPS (3)]]\n", a[0]);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  r->f = malloc(sizeof(float) * (size_t)r->particles);
+  r->ids = malloc(sizeof(int) * (size_t)r->particles);
+  r->fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(r->fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+  r->dxpl = H5Pcreate(H5P_DATASET_XFER);
+  H5Pset_dxpl_mpio(r->dxpl, H5FD_MPIO_COLLECTIVE);
 }
 
-/* A file access property list for MPI-IO on MPI_COMM_WORLD. */
-static inline hid_t vpic_fapl(void) {
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-  return fapl;
+static inline void vpic_finish(vpic_run* r) {
+  H5Pclose(r->dxpl);
+  H5Pclose(r->fapl);
+  free(r->f);
+  free(r->ids);
+  MPI_Finalize();
 }
 
 /* This rank's slab of a dataset of `total` particles: file and memory dataspaces. */

@@ -21,6 +21,18 @@ inline bool is_quiet_flag(std::string_view arg) {
   return arg == "-q" || arg == "--quiet";
 }
 
+// One command-line word: "--name=value" splits into name and inline value; any other word is
+// all name.
+struct OptionWord {
+  std::string name;
+  std::string inline_value;
+  bool has_inline = false;
+  explicit OptionWord(std::string word);
+
+  // The option's value: the inline one, else argv[i + 1] (advancing i). False when there is none.
+  bool value(int argc, char** argv, int& i, std::string& out) const;
+};
+
 // Prints "TOOL (provio) VERSION" on stdout; returns kExitOk, or kExitData when stdout fails.
 int print_version(const char* tool);
 

@@ -88,29 +88,16 @@ int misuse(const std::string& message) {
 int parse_args(int argc, char** argv, Options& o) {
   int i = 1;
   for (; i < argc; ++i) {
-    std::string a = argv[i];
+    provio::tools::OptionWord word(argv[i]);
+    const std::string& a = word.name;
     if (a == "--") {
       ++i;
       break;
     }
     if (a.empty() || a[0] != '-') break;
-    std::string inline_value;
-    bool has_inline = false;
-    if (auto eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
-      inline_value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      has_inline = true;
-    }
-    auto value = [&](std::string& out) {
-      if (has_inline) {
-        out = inline_value;
-      } else if (i + 1 < argc) {
-        out = argv[++i];
-      } else {
-        return false;
-      }
-      return !out.empty();
-    };
+    const bool has_inline = word.has_inline;
+    const std::string& inline_value = word.inline_value;
+    auto value = [&](std::string& out) { return word.value(argc, argv, i, out) && !out.empty(); };
     auto is = [&](const char* s, const char* l) { return a == s || a == l; };
     bool ok = true;
     if (is("-h", "--help")) {

@@ -120,24 +120,10 @@ int main(int argc, char** argv) {
   Args a;
   if (argc < 2) return usage_error("missing command");
   for (int i = 1; i < argc; ++i) {
-    std::string s = argv[i];
-    std::string inline_value;
-    bool has_inline = false;
-    if (auto eq = s.find('='); s.rfind("--", 0) == 0 && eq != std::string::npos) {
-      inline_value = s.substr(eq + 1);
-      s = s.substr(0, eq);
-      has_inline = true;
-    }
-    auto value = [&](std::string& out) {
-      if (has_inline) {
-        out = inline_value;
-        return true;
-      }
-      if (i + 1 >= argc) return false;
-      out = argv[++i];
-      return true;
-    };
-    if (has_inline && s != "--output" && s != "--input" && s != "--store" && s != "--depth")
+    provio::tools::OptionWord word(argv[i]);
+    const std::string& s = word.name;
+    auto value = [&](std::string& out) { return word.value(argc, argv, i, out); };
+    if (word.has_inline && s != "--output" && s != "--input" && s != "--store" && s != "--depth")
       return usage_error("option " + s + " takes no value");
     if (s == "-h" || s == "--help") {
       std::cout << kUsage;
