@@ -124,12 +124,12 @@ struct Args {
 
 int usage_error(const std::string& message) {
   std::cerr << kTool << ": " << message << "\n" << kUsage;
-  return 1;
+  return provio::tools::kExitUsage;
 }
 
 int fail(const std::string& message) {
   std::cerr << kTool << ": " << message << "\n";
-  return 2;
+  return provio::tools::kExitData;
 }
 
 // Options that take a value, per command ("*" = every command).

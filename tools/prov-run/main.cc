@@ -270,6 +270,9 @@ int run_job(const provio::run::Launch& launch, bool& started) {
   g_child = pid;
   int status = wait_status(pid);
   g_child = 0;
+  // From here on a signal ends prov-run as it would any tool (a merge already started finishes:
+  // prov-merge replaces its output by renaming).
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) ::signal(sig, SIG_DFL);
   return status;
 }
 

@@ -43,12 +43,12 @@ constexpr const char* kUsage =
 
 int usage_error(const std::string& m) {
   std::cerr << kTool << ": " << m << "\n" << kUsage;
-  return 1;
+  return provio::tools::kExitUsage;
 }
 
 int fail(const std::string& m) {
   std::cerr << kTool << ": " << m << "\n";
-  return 2;
+  return provio::tools::kExitData;
 }
 
 struct Args {
