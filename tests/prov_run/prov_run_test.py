@@ -178,6 +178,21 @@ def case_flux():
     standin_case(["flux", "run", "-n", "2"], {"FLUX_STANDIN_START": "none"})
 
 
+def case_hydra():
+    """hydra's mpiexec is told from Open MPI's by --version; LD_PRELOAD reaches the tasks through
+    -genv and not the launcher (the stand-in fails if it was preloaded)."""
+    d = workdir()
+    env = {"PATH": os.path.join(HERE, "standin") + ":" + os.environ.get("PATH", "")}
+    p = run([tool("prov-run"), "-n", "--", "mpiexec", "-n", "2", "true"], d, env=env)
+    assert "\nmpiexec -genv LD_PRELOAD " in p.stdout and "export LD_PRELOAD" not in p.stdout, p.stdout
+    run([tool("prov-run"), "-q", "--", "mpiexec", "-n", "2", shutil.which("sh"), "-c", "cat in.txt > out-$$.txt"],
+        d, env=env)
+    outs = sorted(f for f in os.listdir(d) if f.startswith("out-"))
+    assert len(outs) == 2, os.listdir(d)
+    for o in outs:
+        lineage_has(d, o, "in.txt")
+
+
 def case_print_env():
     d = workdir()
     pr = tool("prov-run")
