@@ -55,13 +55,6 @@ Table files_table(View& v, const std::vector<ActivityRecord>& records);
 // Objects of one file, with bytes moved; `file` is an IRI.
 Table objects_table(View& v, const std::vector<ActivityRecord>& records, const std::string& file);
 
-// Workflow records (docs/workflow-api.md).
-Table configs_table(View& v);
-Table metrics_table(View& v);
-// Runs (tasks) ranked by a metric, with their hyperparameters and checkpoint files.
-Table best_table(View& v, const std::string& metric, bool maximise, long k);
-// Checkpoints (provio:ModelReference) loaded under a configuration different from the one they
-// were written with.
-Table checkpoint_mismatch_table(View& v);
+// Workflow records (configs, metrics, best, checkpoints): ml_questions.h.
 
 }  // namespace provio::query

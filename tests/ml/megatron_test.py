@@ -1,0 +1,45 @@
+"""Seed 000's Megatron-LM check end to end (issue 17): train with configuration A writing a
+checkpoint every iteration under one name, resume from it with configuration B (lr changed) and
+with A again, each a separate program under the installed preload library and VOL connector.
+`prov-query checkpoints` must report exactly one inconsistency, the B resume, naming lr and the
+version it read; the graph is checked with rdflib."""
+import os
+
+from installed import Installed, arguments, oracle
+from oracle import check, q
+
+a = arguments(["--h5io"])
+inst = Installed(a)
+prov = os.path.join(a.work, "prov")
+script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "megatron.py")
+ckpt = os.path.join(a.work, "model.h5")
+inst.python(prov, script, "train", "--config", "A", "--save", ckpt, "--h5io", a.h5io)
+inst.python(prov, script, "resume", "--config", "B", "--load", ckpt, "--save", os.path.join(a.work, "model-b.h5"),
+            "--h5io", a.h5io)
+inst.python(prov, script, "resume", "--config", "A", "--load", ckpt, "--save", os.path.join(a.work, "model-a.h5"),
+            "--h5io", a.h5io)
+merged = inst.merged(prov, os.path.join(a.work, "merged.ttl"))
+g = oracle.load([merged])
+
+# The graph holds what the check needs: three versions of model.h5 trained with A, and H5Dread
+# on its dataset by each resume program (the VOL connector's record of the load).
+versions = q(g, """SELECT ?m ?step ?c WHERE { ?m a provio:ModelReference ; provio:storedIn ?f ; provio:step ?step ;
+                   provio:trainedWith ?c . ?f provio:path ?p . FILTER(REGEX(?p, "/model[.]h5$")) } ORDER BY ?step""")
+check([int(r[1]) for r in versions] == [1, 2, 3], f"versions of model.h5: {versions}")
+readers = q(g, """SELECT DISTINCT ?prog WHERE { ?d provio:inFile ?f ; provio:wasReadBy ?a . ?a provio:api "H5Dread" ;
+                  prov:wasAssociatedWith/prov:actedOnBehalfOf ?prog . ?f provio:path ?p .
+                  FILTER(REGEX(?p, "/model[.]h5$")) }""")
+check(len(readers) == 3, f"H5Dread of model.h5 by the trainer (read-back) and both resumes: {readers}")
+
+rows = inst.query.json("checkpoints", merged)
+check(len(rows) == 1, f"exactly one inconsistency: {rows}")
+if rows:
+    r = rows[0]
+    check(r["checkpoint"] == os.path.realpath(ckpt), f"the checkpoint: {r}")
+    check(r["differences"] == "lr:0.1->0.2", f"names the changed key: {r}")
+    check(r["step"] == "3" and r["version"] == str(versions[-1][0]), f"the version read is the last one: {r}")
+    check(r["loaded_by"].startswith("resume B (python3 megatron.py"), f"loaded by the B resume: {r}")
+    check(r["written_by"].startswith("iteration (python3 megatron.py"), f"written by an iteration: {r}")
+    hp_b = q(g, """SELECT ?c WHERE { ?c a provio:HyperparameterSetting ; rdfs:label "config B" }""")
+    check(r["loaded_with"] == str(hp_b[0][0]), f"judged against the B resume's configuration: {r}")
+oracle.finish("ml.megatron_resume")
