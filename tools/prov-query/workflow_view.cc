@@ -193,10 +193,11 @@ std::vector<Reader> WorkflowView::readers(const std::string& file) {
     for (const auto& a : g.subjects(provio("attributeOf"), o)) entities.insert(a);
   std::vector<Reader> out;
   for (const auto& e : entities) {
-    for (const auto& a : g.subjects(provio("wasReadBy"), e)) {
-      std::string thread = g.value(a, prov("wasAssociatedWith"));
+    for (const auto& a : g.objects(e, provio("wasReadBy"))) {
+      if (a.kind != Cell::Kind::kIri) continue;
+      std::string thread = g.value(a.value, prov("wasAssociatedWith"));
       Reader r;
-      r.time = time_of(a, "startedAtTime");
+      r.time = time_of(a.value, "startedAtTime");
       r.task = task_at(thread, r.time);
       r.program = v_.program_of_thread(thread);
       out.push_back(std::move(r));
