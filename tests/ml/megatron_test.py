@@ -43,4 +43,12 @@ if rows:
           f"written by an iteration: {r}")
     hp_b = q(g, """SELECT ?c WHERE { ?c a provio:HyperparameterSetting ; rdfs:label "config B" }""")
     check(r["loaded_with"] == str(hp_b[0][0]), f"judged against the B resume's configuration: {r}")
+
+# Misuse of the new options: usage (exit 1) or a message naming what is missing (exit 2).
+r = inst.query.run("metrics", "--per", "epoch", merged, expect=1)
+check("--per takes run or step" in r.stderr, f"--per epoch refused: {r.stderr[:200]}")
+r = inst.query.run("best", "--metric", "loss", "--stage", "dev", merged, expect=1)
+check("unknown stage 'dev'" in r.stderr, f"--stage dev refused: {r.stderr[:200]}")
+r = inst.query.run("best", "--metric", "loss", "--used", "no-such.h5", merged, expect=2)
+check(r.stderr.startswith("prov-query: unknown entity: no-such.h5"), f"--used no-such.h5: {r.stderr}")
 oracle.finish("ml.megatron_resume")
