@@ -44,6 +44,19 @@ if rows:
     hp_b = q(g, """SELECT ?c WHERE { ?c a provio:HyperparameterSetting ; rdfs:label "config B" }""")
     check(r["loaded_with"] == str(hp_b[0][0]), f"judged against the B resume's configuration: {r}")
 
+# Megatron's usual layout: the resume saves where it loaded (--save == --load). Its own later
+# versions (steps 4, 5, trained with B) must not hide the version it loaded (step 3, with A),
+# and its read-backs of them are the writer's own reads.
+prov2 = os.path.join(a.work, "prov-same-file")
+ckpt2 = os.path.join(a.work, "same", "model.h5")
+os.makedirs(os.path.dirname(ckpt2))
+inst.python(prov2, script, "train", "--config", "A", "--save", ckpt2, "--h5io", a.h5io)
+inst.python(prov2, script, "resume", "--config", "B", "--load", ckpt2, "--save", ckpt2, "--h5io", a.h5io)
+merged2 = inst.merged(prov2, os.path.join(a.work, "merged-same-file.ttl"))
+rows = inst.query.json("checkpoints", merged2)
+check(len(rows) == 1 and rows[0]["differences"] == "lr:0.1->0.2" and rows[0]["step"] == "3"
+      and rows[0]["loaded_by"].startswith("resume B ("), f"same-file resume: the A version it loaded: {rows}")
+
 # Misuse of the new options: usage (exit 1) or a message naming what is missing (exit 2).
 r = inst.query.run("metrics", "--per", "epoch", merged, expect=1)
 check("--per takes run or step" in r.stderr, f"--per epoch refused: {r.stderr[:200]}")
