@@ -75,20 +75,18 @@ bool later(const MetricRecord& a, const MetricRecord& b) {
   return std::tie(a.time, a.iri) > std::tie(b.time, b.iri);
 }
 
-// The checkpoint version holding the result of metric record `m` of `run`: the run's version
-// of the same step, else the last one of an earlier step, else (no steps) the last one
+// The checkpoint version holding the result of metric record `m` among its run's versions:
+// the one of the same step, else the last one of an earlier step, else (no steps) the last one
 // recorded before the metric.
-const CheckpointVersion* version_for(WorkflowView& w, Checkpoints& c, const std::string& run,
+const CheckpointVersion* version_for(const std::vector<const CheckpointVersion*>& versions,
                                      const MetricRecord& m) {
   const CheckpointVersion* best = nullptr;
-  for (const auto& v : c.versions()) {
-    if (v.task.empty() || w.run_of(v.task) != run) continue;
-    bool fits = m.step && v.step ? *v.step <= *m.step : (m.time == kNoTime || v.time <= m.time);
-    if (!fits) continue;
-    auto key = [](const CheckpointVersion* x) {
-      return std::make_tuple(x->step ? *x->step : INT64_MIN, x->time);
-    };
-    if (!best || key(&v) >= key(best)) best = &v;
+  auto key = [](const CheckpointVersion* x) {
+    return std::make_tuple(x->step ? *x->step : INT64_MIN, x->time);
+  };
+  for (const CheckpointVersion* v : versions) {
+    bool fits = m.step && v->step ? *v->step <= *m.step : (m.time == kNoTime || v->time <= m.time);
+    if (fits && (!best || key(v) >= key(best))) best = v;
   }
   return best;
 }
@@ -135,16 +133,22 @@ Table best_table(WorkflowView& w, Checkpoints& c, const BestSpec& spec) {
   t.columns = {"rank",    "value",           "step",       "stage",      "run",
                "program", "hyperparameters", "evaluation", "checkpoint", "checkpoint_step",
                "model",   "metric"};
+  // Per run, once: its records and its checkpoint versions (rows look them up).
+  std::map<std::string, std::vector<const MetricRecord*>> records_of;
+  for (const auto& r : records)
+    if (chosen.count(r.run)) records_of[r.run].push_back(&r);
+  std::map<std::string, std::vector<const CheckpointVersion*>> versions_of;
+  for (const auto& v : c.versions())
+    if (!v.task.empty()) versions_of[w.run_of(v.task)].push_back(&v);
   std::uint64_t n = 0;
   for (const auto& [run, m] : runs) {
     auto configs = w.configs_of(run, "HyperparameterSetting");
     if (configs.empty()) configs = w.configs_of(run, "");
     // The other metrics of the run at the same step and stage: the model's evaluation.
     std::map<std::string, Cell> evaluation;
-    for (const auto& r : records)
-      if (r.run == run && r.name != m->name && r.stage == m->stage && r.step == m->step)
-        evaluation[r.name] = r.value;
-    const CheckpointVersion* v = version_for(w, c, run, *m);
+    for (const MetricRecord* r : records_of[run])
+      if (r->name != m->name && r->stage == m->stage && r->step == m->step) evaluation[r->name] = r->value;
+    const CheckpointVersion* v = version_for(versions_of[run], *m);
     t.rows.push_back({Cell::integer(++n), m->value, optional_step(m->step), Cell::text(stage_name(m->stage)),
                       Cell::text(w.label(run)), Cell::text(w.program_label_of(run)),
                       Cell::text(join_params(parameters(w.graph(), configs))),
