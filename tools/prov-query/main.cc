@@ -99,8 +99,9 @@ constexpr Help kHelp[] = {
      "usage: prov-query metrics [--metric NAME,..] [--stage S] [--per run|step] [--task-time NAME]\n"
      "                          [--used ENTITY] [INPUT...]\n"
      "Metric records (provio:Metric) with step, stage, task and run; --per run|step: n, min, avg\n"
-     "and max per run (and step). --task-time NAME adds the durations (seconds) of the tasks\n"
-     "labelled NAME, their step being the task they are nested in (per-batch time per epoch).\n"
+     "and max per run (and step). --task-time NAME: the durations (seconds) of the tasks labelled\n"
+     "NAME, their step being the task they are nested in (per-batch time per epoch); with --metric,\n"
+     "next to those metrics.\n"
      "--stage training|validation|testing|any; --used: only runs that read ENTITY.\n"},
     {"best",
      "usage: prov-query best --metric NAME [--max|--min] [--final] [--stage S] [--used ENTITY]\n"

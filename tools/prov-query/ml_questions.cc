@@ -8,6 +8,8 @@
 #include <set>
 #include <tuple>
 
+#include "questions.h"
+
 namespace provio::query {
 
 namespace {
@@ -19,21 +21,6 @@ std::string stage_name(const std::string& iri) {
   for (const auto& s : kStages)
     if (iri == provio(s[1])) return s[0];
   return iri.empty() ? "" : abbreviate(iri);
-}
-
-bool numeric(const Cell& c) {
-  if (c.kind != Cell::Kind::kLiteral) return false;
-  for (const char* t :
-       {"double", "float", "decimal", "integer", "long", "Long", "int", "Int", "short", "byte"})
-    if (c.datatype.find(t) != std::string::npos) return true;
-  return false;
-}
-
-// Values of one key in two configurations: numbers by value (1 and 1.0 agree), else exactly.
-bool same_value(const Cell& a, const Cell& b) {
-  if (numeric(a) && numeric(b))
-    return std::strtod(a.value.c_str(), nullptr) == std::strtod(b.value.c_str(), nullptr);
-  return a.kind == b.kind && a.value == b.value && a.datatype == b.datatype;
 }
 
 std::string join_params(const std::map<std::string, Cell>& params) {
@@ -286,7 +273,8 @@ Table checkpoint_mismatch_table(WorkflowView& w, Checkpoints& c) {
     std::string diff;
     for (const auto& key : keys) {
       auto a = written.find(key), b = used.find(key);
-      if (a != written.end() && b != used.end() && same_value(a->second, b->second)) continue;
+      // Numbers compare by value (1 and 1.0 agree).
+      if (a != written.end() && b != used.end() && compare_cells(a->second, b->second) == 0) continue;
       diff += (diff.empty() ? "" : " ") + key + ":" + (a == written.end() ? "(unset)" : a->second.value) +
               "->" + (b == used.end() ? "(unset)" : b->second.value);
     }

@@ -35,16 +35,15 @@ bool numeric_cell(const Cell& c) {
           c.datatype.find("Long") != std::string::npos || c.datatype.find("long") != std::string::npos);
 }
 
-// Orders two cells: numbers numerically, everything else as text.
-int compare(const Cell& a, const Cell& b) {
+}  // namespace
+
+int compare_cells(const Cell& a, const Cell& b) {
   if (numeric_cell(a) && numeric_cell(b)) {
     double x = as_number(a), y = as_number(b);
     return x < y ? -1 : x > y ? 1 : 0;
   }
   return a.value.compare(b.value) < 0 ? -1 : a.value == b.value ? 0 : 1;
 }
-
-}  // namespace
 
 bool is_field(const std::string& name) {
   for (const char* f : kTextFields)
@@ -150,7 +149,7 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
       else {
         Cell want = is_numeric_field(f.field) ? Cell::number(std::strtod(f.value.c_str(), nullptr))
                                               : Cell::text(f.value);
-        int cmp = compare(c, want);
+        int cmp = compare_cells(c, want);
         ok = f.op == "="    ? cmp == 0
              : f.op == "!=" ? cmp != 0
              : f.op == "<"  ? cmp < 0
@@ -245,7 +244,7 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
   std::stable_sort(out.rows.begin(), out.rows.end(),
                    [&](const std::vector<Cell>& a, const std::vector<Cell>& b) {
                      for (auto [i, desc] : keys) {
-                       int c = compare(a[i], b[i]);
+                       int c = compare_cells(a[i], b[i]);
                        if (c != 0) return desc ? c > 0 : c < 0;
                      }
                      return false;
@@ -273,7 +272,7 @@ std::string stats(View& v, const std::vector<ActivityRecord>& records, const std
         Cell::seconds(calls > 0 ? static_cast<std::uint64_t>(static_cast<double>(ns) / calls + 0.5) : 0));
   }
   std::stable_sort(out.rows.begin(), out.rows.end(),
-                   [](const auto& a, const auto& b) { return compare(a[3], b[3]) > 0; });
+                   [](const auto& a, const auto& b) { return compare_cells(a[3], b[3]) > 0; });
   if (top >= 0 && out.rows.size() > static_cast<std::size_t>(top)) out.rows.resize(top);
   return "";
 }

@@ -15,6 +15,10 @@ namespace provio::query {
 // Lineage rows: level, kind, name, relation, via_name, iri, via.
 Table lineage_table(View& v, const std::vector<LineageStep>& steps);
 
+// Orders two cells: numbers (integer, long, double literals) numerically, everything else as
+// text. Negative, 0 or positive.
+int compare_cells(const Cell& a, const Cell& b);
+
 // A field of an activity record, as select/stats name it.
 // Text: activity op api entity file object thread program rank start end.
 // Numbers: count bytes elapsed.
