@@ -42,9 +42,9 @@ constexpr const char* kUsage =
     "         [--sort [-]COL,..] [--limit N]   query the I/O activities\n"
     "  programs | files | objects FILE   what ran, what was touched\n"
     "  configs                           workflow configurations\n"
-    "  metrics [--metric N,..] [--stage S] [--per run|step] [--task-time NAME] [--used ENTITY]\n"
+    "  metrics [--metric N,..] [--stage S] [--per run|step] [--task-time NAME] [RUNS]\n"
     "                                metric records, or n/min/avg/max per run or step\n"
-    "  best --metric NAME [--max|--min] [--final] [--stage S] [--used ENTITY] [-k K]\n"
+    "  best --metric NAME [--max|--min] [--final] [--stage S] [RUNS] [-k K]\n"
     "                                one row per run, ranked by its best (or final) value\n"
     "  checkpoints                       checkpoint versions loaded under another configuration\n"
     "\n"
@@ -55,6 +55,8 @@ constexpr const char* kUsage =
     "  -h, --help                        this help (or COMMAND --help)\n"
     "\n"
     "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
+    "RUNS: --used ENTITY (runs that read it), --selection KEY=VALUE,.. (runs that read data made\n"
+    "      under a data selection with those values).\n"
     "select fields: activity op api entity file object thread program rank start end\n"
     "               count bytes elapsed;  OP: = != =~ (regex) !~ < <= > >=\n"
     "See docs/prov-query.md.\n";
@@ -97,19 +99,20 @@ constexpr Help kHelp[] = {
      "usage: prov-query configs [INPUT...]\nConfigurations (provio:Configuration) and their keys.\n"},
     {"metrics",
      "usage: prov-query metrics [--metric NAME,..] [--stage S] [--per run|step] [--task-time NAME]\n"
-     "                          [--used ENTITY] [INPUT...]\n"
+     "                          [--used ENTITY] [--selection KEY=VALUE,..] [INPUT...]\n"
      "Metric records (provio:Metric) with step, stage, task and run; --per run|step: n, min, avg\n"
      "and max per run (and step). --task-time NAME: the durations (seconds) of the tasks labelled\n"
      "NAME, their step being the task they are nested in (per-batch time per epoch); with --metric,\n"
      "next to those metrics.\n"
-     "--stage training|validation|testing|any; --used: only runs that read ENTITY.\n"},
+     "--stage training|validation|testing|any; --used: only runs that read ENTITY; --selection:\n"
+     "only runs that read data generated under a data selection with every KEY=VALUE.\n"},
     {"best",
      "usage: prov-query best --metric NAME [--max|--min] [--final] [--stage S] [--used ENTITY]\n"
-     "                       [-k K] [INPUT...]\n"
+     "                       [--selection KEY=VALUE,..] [-k K] [INPUT...]\n"
      "One row per run (a task that used hyperparameters), ranked by its best value of NAME\n"
      "(--final: its value at its last step), in --stage (default validation when recorded, else\n"
      "any), with its hyperparameters, the other metrics of that step, and the checkpoint version\n"
-     "holding that result. Default --max, k 10. --used: only runs that read ENTITY.\n"},
+     "holding that result. Default --max, k 10. --used, --selection: as for metrics.\n"},
     {"checkpoints",
      "usage: prov-query checkpoints [INPUT...]\n"
      "Checkpoint versions (provio:ModelReference) read by a task or program other than their\n"
@@ -147,7 +150,7 @@ bool takes_value(const std::string& o) {
   static const char* with_value[] = {
       "-f",      "--format", "-o",    "--output",  "-i",       "--input",     "--store",    "-e",
       "--depth", "--by",     "--top", "--project", "--filter", "--agg",       "--group-by", "--sort",
-      "--limit", "--metric", "-k",    "--stage",   "--per",    "--task-time", "--used"};
+      "--limit", "--metric", "-k",    "--stage",   "--per",    "--task-time", "--used",     "--selection"};
   for (const char* w : with_value)
     if (o == w) return true;
   return false;
@@ -347,7 +350,12 @@ int cmd_runs(const Args& a) {
   pq::MetricsSpec metrics;
   std::string stage, err;
   if (a.flag("--stage")) err = pq::parse_stage(a.get("--stage"), stage);
+  pq::RunFilter runs;
+  if (err.empty() && a.flag("--selection"))
+    for (const auto& text : a.opts.at("--selection"))
+      if (err.empty()) err = pq::parse_selection(text, runs);
   if (!err.empty()) return usage_error(a.command + ": " + err);
+  best.runs = metrics.runs = runs;
   if (a.command == "best") {
     if (!a.flag("--metric")) return usage_error("best: missing --metric NAME");
     if (a.flag("--max") && a.flag("--min")) return usage_error("best: --max and --min exclude each other");
@@ -379,7 +387,7 @@ int cmd_runs(const Args& a) {
   }
   pq::WorkflowView w(v);
   pq::Checkpoints c(w);
-  best.used = metrics.used = used;
+  best.runs.used = metrics.runs.used = used;
   if (a.command == "best") return emit(a, pq::best_table(w, c, best));
   if (a.command == "metrics") return emit(a, pq::metrics_table(w, metrics));
   return emit(a, pq::checkpoint_mismatch_table(w, c));

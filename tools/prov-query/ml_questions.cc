@@ -48,12 +48,19 @@ bool in_stage(const MetricRecord& r, const std::string& stage) {
   return stage.empty() || stage == "*" || r.stage == stage;
 }
 
-// Keeps only runs that read `used` (when given).
-std::set<std::string> runs_filter(WorkflowView& w, const std::string& used) {
-  std::set<std::string> out;
-  if (!used.empty())
-    for (auto& r : w.runs_reading(used)) out.insert(std::move(r));
-  return out;
+// The runs `f` keeps (when f.any()).
+std::set<std::string> kept_runs(WorkflowView& w, const RunFilter& f) {
+  std::set<std::string> by_used, by_selection;
+  for (auto& r : f.used.empty() ? std::vector<std::string>{} : w.runs_reading(f.used))
+    by_used.insert(std::move(r));
+  for (const auto& file : f.selection.empty() ? std::vector<std::string>{} : w.selected_data(f.selection))
+    for (auto& r : w.runs_reading(file)) by_selection.insert(std::move(r));
+  if (f.used.empty()) return by_selection;
+  if (f.selection.empty()) return by_used;
+  std::set<std::string> both;
+  for (const auto& r : by_used)
+    if (by_selection.count(r)) both.insert(r);
+  return both;
 }
 
 // Later is greater: by step when both have one, else by time.
@@ -80,6 +87,17 @@ const CheckpointVersion* version_for(const std::vector<const CheckpointVersion*>
 
 }  // namespace
 
+std::string parse_selection(const std::string& text, RunFilter& filter) {
+  for (std::string::size_type i = 0, j; i <= text.size(); i = j + 1) {
+    j = std::min(text.find(',', i), text.size());
+    std::string pair = text.substr(i, j - i);
+    auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) return "malformed selection '" + pair + "' (KEY=VALUE,...)";
+    filter.selection.emplace_back(pair.substr(0, eq), pair.substr(eq + 1));
+  }
+  return "";
+}
+
 std::string parse_stage(const std::string& text, std::string& iri) {
   if (text == "any") {
     iri = "*";
@@ -97,12 +115,12 @@ std::string parse_stage(const std::string& text, std::string& iri) {
 Table best_table(WorkflowView& w, Checkpoints& c, const BestSpec& spec) {
   auto records = w.metrics();
   std::string stage = effective_stage(records, spec.metric, spec.stage);
-  auto used = runs_filter(w, spec.used);
+  auto kept = kept_runs(w, spec.runs);
   // The record that stands for each run: its best value, or its last one with --final.
   std::map<std::string, const MetricRecord*> chosen;
   for (const auto& r : records) {
     if (r.name != spec.metric || !in_stage(r, stage) || r.run.empty()) continue;
-    if (!spec.used.empty() && !used.count(r.run)) continue;
+    if (spec.runs.any() && !kept.count(r.run)) continue;
     const MetricRecord*& cur = chosen[r.run];
     bool better =
         !cur || (spec.final_value ? later(r, *cur)
@@ -160,8 +178,8 @@ struct Sample {
 
 std::vector<Sample> samples(WorkflowView& w, const MetricsSpec& spec) {
   std::vector<Sample> out;
-  auto used = runs_filter(w, spec.used);
-  auto keep_run = [&](const std::string& run) { return spec.used.empty() || used.count(run) != 0; };
+  auto kept = kept_runs(w, spec.runs);
+  auto keep_run = [&](const std::string& run) { return !spec.runs.any() || kept.count(run) != 0; };
   bool all_metrics = spec.names.empty() && spec.task_time.empty();
   for (const auto& r : w.metrics()) {
     bool named = std::find(spec.names.begin(), spec.names.end(), r.name) != spec.names.end();

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "common/terms.h"
+#include "questions.h"
 
 namespace provio::query {
 
@@ -208,6 +209,33 @@ std::vector<Reader> WorkflowView::readers(const std::string& file) {
     }
   }
   return out;
+}
+
+std::vector<std::string> WorkflowView::selected_data(
+    const std::vector<std::pair<std::string, std::string>>& selection) {
+  const Graph& g = graph();
+  auto matches = [](const Cell& value, const std::string& text) {
+    if (value.value == text) return true;
+    char* end = nullptr;
+    double x = std::strtod(text.c_str(), &end);
+    return !text.empty() && *end == '\0' && compare_cells(value, Cell::number(x)) == 0;
+  };
+  std::set<std::string> files;
+  for (const auto& c : g.subjects(rdf_type(), provio("DataSelection"))) {
+    auto params = parameters(g, {c});
+    bool all = true;
+    for (const auto& [key, text] : selection) {
+      auto it = params.find(key);
+      all = all && it != params.end() && matches(it->second, text);
+    }
+    if (!all) continue;
+    for (const auto& t : g.subjects(prov("used"), c)) {
+      if (!task(t)) continue;
+      for (const auto& f : g.subjects(prov("wasGeneratedBy"), t))
+        if (g.has(f, rdf_type(), provio("File"))) files.insert(f);
+    }
+  }
+  return {files.begin(), files.end()};
 }
 
 std::vector<std::string> WorkflowView::runs_reading(const std::string& entity) {

@@ -70,6 +70,9 @@ class WorkflowView {
   // input (at their start time), and Read activities (at their first call), attributed to the
   // innermost task of their thread open at that time.
   std::vector<Reader> readers(const std::string& file);
+  // Files generated (declared outputs) by tasks that used a data selection configuration with
+  // every KEY=VALUE given (numbers compare by value: 31 matches "31"^^xsd:long and 31.0).
+  std::vector<std::string> selected_data(const std::vector<std::pair<std::string, std::string>>& selection);
   // The runs among `readers(file_of(entity))`.
   std::vector<std::string> runs_reading(const std::string& entity);
 
