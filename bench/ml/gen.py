@@ -19,12 +19,10 @@ ap.add_argument("--epochs", type=int, default=10)
 ap.add_argument("--batches", type=int, default=10)
 a = ap.parse_args()
 
-HEAD = """@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-@prefix prov: <http://www.w3.org/ns/prov#> .
-@prefix provio: <http://www.w3.org/ns/provio#> .
-"""
+NAMESPACES = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+              "xsd": "http://www.w3.org/2001/XMLSchema#", "prov": "http://www.w3.org/ns/prov#",
+              "provio": "http://www.w3.org/ns/provio#"}
+HEAD = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in NAMESPACES.items())
 clock = [0]
 
 

@@ -19,11 +19,8 @@ a = ap.parse_args()
 os.makedirs(a.work, exist_ok=True)
 pq = oracle.Tool(a.prov_query)
 
-HEAD = """@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-@prefix prov: <http://www.w3.org/ns/prov#> .
-@prefix provio: <http://www.w3.org/ns/provio#> .
+# The oracle's SPARQL prefixes, as Turtle.
+HEAD = "".join(f"@prefix {line[len('PREFIX '):]} .\n" for line in oracle.PREFIXES.splitlines()) + """
 <file:///d/ckpt.h5> a prov:Entity, provio:File ; provio:path "/d/ckpt.h5" .
 <file:///d/ckpt.h5#/w> a prov:Entity, provio:Dataset ; provio:inFile <file:///d/ckpt.h5> .
 """
