@@ -86,10 +86,10 @@ def main():
     check(len(best) == 1, f"prov-query best: {p.stdout}")
     if best:
         row = best[0]
-        check(row.get("task") == str(name), f"prov-query best task {row.get('task')} != {name}")
+        check(row.get("run") == str(name), f"prov-query best run {row.get('run')} != {name}")
         check(f"lr={params.get('lr'):g}" in row.get("hyperparameters", "").replace("lr=2.0", "lr=2"),
               f"hyperparameters column {row.get('hyperparameters')}")
-        check(ckpt_path in row.get("checkpoints", ""), f"checkpoints column {row.get('checkpoints')}")
+        check(row.get("checkpoint") == ckpt_path, f"checkpoint column {row.get('checkpoint')}")
     if fails:
         for f in fails:
             print("FAIL:", f, file=sys.stderr)

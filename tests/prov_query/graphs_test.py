@@ -106,7 +106,7 @@ want = q(g, """SELECT ?v ?lr WHERE { ?m a provio:Metric ; provio:metricName "acc
                ?t prov:used ?c . ?c a provio:Configuration ; provio:parameter ?p . ?p provio:key "lr" ; provio:value ?lr }
                ORDER BY DESC(?v) LIMIT 2""")
 check([float(r["value"]) for r in rows] == [float(w[0]) for w in want], f"best order: {rows} vs {want}")
-check(rows and rows[0]["hyperparameters"] == f"lr={want[0][1]}" and rows[0]["checkpoints"] == "/d/ckpt1.h5",
+check(rows and rows[0]["hyperparameters"] == f"lr={want[0][1]}" and rows[0]["checkpoint"] == "/d/ckpt1.h5",
       f"best run's hyperparameters and checkpoint: {rows}")
 rows = pq.json("best", "--metric", "accuracy", "--min", "-k", "1", path)
 check(len(rows) == 1 and float(rows[0]["value"]) == 0.81, f"best --min: {rows}")

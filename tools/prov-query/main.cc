@@ -18,6 +18,7 @@
 #include "common/progress.h"
 #include "graph.h"
 #include "lineage.h"
+#include "ml_questions.h"
 #include "questions.h"
 #include "view.h"
 
@@ -43,9 +44,12 @@ constexpr const char* kUsage =
     "  select [--project F,..] [--filter F OP V]... [--agg FN:F,..] [--group-by F,..]\n"
     "         [--sort [-]COL,..] [--limit N]   query the I/O activities\n"
     "  programs | files | objects FILE   what ran, what was touched\n"
-    "  configs | metrics                 workflow configurations and metrics\n"
-    "  best --metric NAME [--max|--min] [-k K]   runs ranked by a metric\n"
-    "  checkpoints                       checkpoints loaded under a different configuration\n"
+    "  configs                           workflow configurations\n"
+    "  metrics [--metric N,..] [--stage S] [--per run|step] [--task-time NAME] [RUNS]\n"
+    "                                metric records, or n/min/avg/max per run or step\n"
+    "  best --metric NAME [--max|--min] [--final] [--stage S] [RUNS] [-k K]\n"
+    "                                one row per run, ranked by its best (or final) value\n"
+    "  checkpoints                       checkpoint versions loaded under another configuration\n"
     "\n"
     "common options:\n"
     "  -f, --format table|csv|tsv|json   output format (default table; json = SPARQL results)\n"
@@ -56,6 +60,8 @@ constexpr const char* kUsage =
     "  -h, --help                        this help (or COMMAND --help)\n"
     "\n"
     "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
+    "RUNS: --used ENTITY (runs that read it), --selection KEY=VALUE,.. (runs that read data made\n"
+    "      under a data selection with those values).\n"
     "select fields: activity op api entity file object thread program rank start end\n"
     "               count bytes elapsed;  OP: = != =~ (regex) !~ < <= > >=\n"
     "See docs/prov-query.md.\n";
@@ -96,14 +102,27 @@ constexpr Help kHelp[] = {
     {"objects", "usage: prov-query objects FILE [INPUT...]\nThe HDF5 objects of FILE with bytes moved.\n"},
     {"configs",
      "usage: prov-query configs [INPUT...]\nConfigurations (provio:Configuration) and their keys.\n"},
-    {"metrics", "usage: prov-query metrics [INPUT...]\nMetrics (provio:Metric) with step, stage, task.\n"},
+    {"metrics",
+     "usage: prov-query metrics [--metric NAME,..] [--stage S] [--per run|step] [--task-time NAME]\n"
+     "                          [--used ENTITY] [--selection KEY=VALUE,..] [INPUT...]\n"
+     "Metric records (provio:Metric) with step, stage, task and run; --per run|step: n, min, avg\n"
+     "and max per run (and step). --task-time NAME: the durations (seconds) of the tasks labelled\n"
+     "NAME, their step being the task they are nested in (per-batch time per epoch); with --metric,\n"
+     "next to those metrics.\n"
+     "--stage training|validation|testing|any; --used: only runs that read ENTITY; --selection:\n"
+     "only runs that read data generated under a data selection with every KEY=VALUE.\n"},
     {"best",
-     "usage: prov-query best --metric NAME [--max|--min] [-k K] [INPUT...]\n"
-     "Tasks ranked by a metric (default --max, k 10) with hyperparameters and checkpoint files.\n"},
+     "usage: prov-query best --metric NAME [--max|--min] [--final] [--stage S] [--used ENTITY]\n"
+     "                       [--selection KEY=VALUE,..] [-k K] [INPUT...]\n"
+     "One row per run (a task that used hyperparameters), ranked by its best value of NAME\n"
+     "(--final: its value at its last step), in --stage (default validation when recorded, else\n"
+     "any), with its hyperparameters, the other metrics of that step, and the checkpoint version\n"
+     "holding that result. Default --max, k 10. --used, --selection: as for metrics.\n"},
     {"checkpoints",
      "usage: prov-query checkpoints [INPUT...]\n"
-     "Checkpoints (provio:ModelReference) loaded under a configuration that differs from the one\n"
-     "they were written with (provio:trainedWith), and the differing keys.\n"},
+     "Checkpoint versions (provio:ModelReference) read by a task or program other than their\n"
+     "writer whose configuration differs from the one they were written with (provio:trainedWith):\n"
+     "one row per (version, loading task), with the differing keys (lr:0.1->0.2).\n"},
 };
 
 struct Args {
@@ -134,18 +153,18 @@ int fail(const std::string& message) {
 
 // Options that take a value, per command ("*" = every command).
 bool takes_value(const std::string& o) {
-  static const char* with_value[] = {"-f",      "--format",  "-o",       "--output", "-i",
-                                     "--input", "--store",   "-e",       "--depth",  "--by",
-                                     "--top",   "--project", "--filter", "--agg",    "--group-by",
-                                     "--sort",  "--limit",   "--metric", "-k"};
+  static const char* with_value[] = {
+      "-f",      "--format", "-o",    "--output",  "-i",       "--input",     "--store",    "-e",
+      "--depth", "--by",     "--top", "--project", "--filter", "--agg",       "--group-by", "--sort",
+      "--limit", "--metric", "-k",    "--stage",   "--per",    "--task-time", "--used",     "--selection"};
   for (const char* w : with_value)
     if (o == w) return true;
   return false;
 }
 
 bool is_flag(const std::string& o) {
-  static const char* flags[] = {"--up", "--down", "--max", "--min",  "--nested",
-                                "-h",   "--help", "-q",    "--quiet"};
+  static const char* flags[] = {"--up",    "--down", "--max",  "--min", "--nested",
+                                "--final", "-h",     "--help", "-q",    "--quiet"};
   for (const char* f : flags)
     if (o == f) return true;
   return false;
@@ -333,15 +352,58 @@ int cmd_select(const Args& a) {
   return emit(a, t);
 }
 
-int cmd_simple(const Args& a) {
-  std::size_t nargs = a.command == "objects" ? 1 : 0;
-  if (nargs && a.positional.empty()) return usage_error("objects: missing FILE");
-  long k = 10;
+// best, metrics, checkpoints: the questions about runs (ml_questions.h).
+int cmd_runs(const Args& a) {
+  pq::BestSpec best;
+  pq::MetricsSpec metrics;
+  std::string stage, err;
+  if (a.flag("--stage")) err = pq::parse_stage(a.get("--stage"), stage);
+  pq::RunFilter runs;
+  if (err.empty() && a.flag("--selection"))
+    for (const auto& text : a.opts.at("--selection"))
+      if (err.empty()) err = pq::parse_selection(text, runs);
+  if (!err.empty()) return usage_error(a.command + ": " + err);
+  best.runs = metrics.runs = runs;
   if (a.command == "best") {
     if (!a.flag("--metric")) return usage_error("best: missing --metric NAME");
     if (a.flag("--max") && a.flag("--min")) return usage_error("best: --max and --min exclude each other");
-    if (a.flag("-k") && !parse_count(a.get("-k"), k)) return usage_error("best: -k takes a number");
+    if (a.flag("-k") && !parse_count(a.get("-k"), best.k)) return usage_error("best: -k takes a number");
+    best.metric = a.get("--metric");
+    best.maximise = !a.flag("--min");
+    best.final_value = a.flag("--final");
+    best.stage = stage;
+  } else if (a.command == "metrics") {
+    metrics.per = a.get("--per");
+    if (!metrics.per.empty() && metrics.per != "run" && metrics.per != "step")
+      return usage_error("metrics: --per takes run or step");
+    if (a.flag("--metric"))
+      for (const auto& m : a.opts.at("--metric"))
+        for (std::string::size_type i = 0, j; i <= m.size(); i = j + 1) {
+          j = std::min(m.find(',', i), m.size());
+          if (j > i) metrics.names.push_back(m.substr(i, j - i));
+        }
+    metrics.task_time = a.get("--task-time");
+    metrics.stage = stage;
   }
+  pq::Graph g;
+  if (int rc = load(a, 0, g)) return rc;
+  pq::View v(g);
+  std::string used;
+  if (a.flag("--used")) {
+    pq::Status s = v.resolve(a.get("--used"), used);
+    if (!s.ok) return fail(s.message);
+  }
+  pq::WorkflowView w(v);
+  pq::Checkpoints c(w);
+  best.runs.used = metrics.runs.used = used;
+  if (a.command == "best") return emit(a, pq::best_table(w, c, best));
+  if (a.command == "metrics") return emit(a, pq::metrics_table(w, metrics));
+  return emit(a, pq::checkpoint_mismatch_table(w, c));
+}
+
+int cmd_simple(const Args& a) {
+  std::size_t nargs = a.command == "objects" ? 1 : 0;
+  if (nargs && a.positional.empty()) return usage_error("objects: missing FILE");
   pq::Graph g;
   if (int rc = load(a, nargs, g)) return rc;
   pq::View v(g);
@@ -352,12 +414,6 @@ int cmd_simple(const Args& a) {
     t = pq::files_table(v, io_activities(a, v));
   else if (a.command == "configs")
     t = pq::configs_table(v);
-  else if (a.command == "metrics")
-    t = pq::metrics_table(v);
-  else if (a.command == "checkpoints")
-    t = pq::checkpoint_mismatch_table(v);
-  else if (a.command == "best")
-    t = pq::best_table(v, a.get("--metric"), !a.flag("--min"), k);
   else {
     std::string iri;
     pq::Status s = v.resolve(a.positional[0], iri);
@@ -376,5 +432,6 @@ int main(int argc, char** argv) {
   if (a.command == "lineage") return cmd_lineage(a);
   if (a.command == "stats") return cmd_stats(a);
   if (a.command == "select") return cmd_select(a);
+  if (a.command == "best" || a.command == "metrics" || a.command == "checkpoints") return cmd_runs(a);
   return cmd_simple(a);
 }

@@ -35,16 +35,15 @@ bool numeric_cell(const Cell& c) {
           c.datatype.find("Long") != std::string::npos || c.datatype.find("long") != std::string::npos);
 }
 
-// Orders two cells: numbers numerically, everything else as text.
-int compare(const Cell& a, const Cell& b) {
+}  // namespace
+
+int compare_cells(const Cell& a, const Cell& b) {
   if (numeric_cell(a) && numeric_cell(b)) {
     double x = as_number(a), y = as_number(b);
     return x < y ? -1 : x > y ? 1 : 0;
   }
   return a.value.compare(b.value) < 0 ? -1 : a.value == b.value ? 0 : 1;
 }
-
-}  // namespace
 
 bool is_field(const std::string& name) {
   for (const char* f : kTextFields)
@@ -150,7 +149,7 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
       else {
         Cell want = is_numeric_field(f.field) ? Cell::number(std::strtod(f.value.c_str(), nullptr))
                                               : Cell::text(f.value);
-        int cmp = compare(c, want);
+        int cmp = compare_cells(c, want);
         ok = f.op == "="    ? cmp == 0
              : f.op == "!=" ? cmp != 0
              : f.op == "<"  ? cmp < 0
@@ -245,7 +244,7 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
   std::stable_sort(out.rows.begin(), out.rows.end(),
                    [&](const std::vector<Cell>& a, const std::vector<Cell>& b) {
                      for (auto [i, desc] : keys) {
-                       int c = compare(a[i], b[i]);
+                       int c = compare_cells(a[i], b[i]);
                        if (c != 0) return desc ? c > 0 : c < 0;
                      }
                      return false;
@@ -273,7 +272,7 @@ std::string stats(View& v, const std::vector<ActivityRecord>& records, const std
         Cell::seconds(calls > 0 ? static_cast<std::uint64_t>(static_cast<double>(ns) / calls + 0.5) : 0));
   }
   std::stable_sort(out.rows.begin(), out.rows.end(),
-                   [](const auto& a, const auto& b) { return compare(a[3], b[3]) > 0; });
+                   [](const auto& a, const auto& b) { return compare_cells(a[3], b[3]) > 0; });
   if (top >= 0 && out.rows.size() > static_cast<std::size_t>(top)) out.rows.resize(top);
   return "";
 }
@@ -364,169 +363,6 @@ Table objects_table(View& v, const std::vector<ActivityRecord>& records, const s
     if (path.empty()) path = v.entity_label(o, false);
     t.rows.push_back({Cell::text(path), Cell::text(cls), Cell::integer(s.read), Cell::integer(s.written),
                       Cell::integer(s.calls), Cell::seconds(s.elapsed), Cell::iri(o)});
-  }
-  return t;
-}
-
-namespace {
-
-// Key → value cells of a record's provio:parameter nodes.
-std::map<std::string, Cell> parameters(const Graph& g, const std::string& record) {
-  std::map<std::string, Cell> out;
-  for (const auto& p : g.objects(record, provio("parameter"))) {
-    if (p.kind != Cell::Kind::kIri) continue;
-    auto vals = g.objects(p.value, provio("value"));
-    out[g.value(p.value, provio("key"))] = vals.empty() ? Cell::unbound() : vals.front();
-  }
-  return out;
-}
-
-std::string join_params(const std::map<std::string, Cell>& params) {
-  std::string s;
-  for (const auto& [k, val] : params) s += (s.empty() ? "" : " ") + k + "=" + val.value;
-  return s;
-}
-
-std::string rdfs_label(const Graph& g, const std::string& iri) {
-  return g.value(iri, std::string(kRdfs) + "label");
-}
-
-}  // namespace
-
-Table configs_table(View& v) {
-  const Graph& g = v.graph();
-  Table t;
-  t.columns = {"config", "name", "program", "key", "value", "iri"};
-  auto configs = g.subjects(rdf_type(), provio("Configuration"));
-  std::sort(configs.begin(), configs.end());
-  for (const auto& c : configs) {
-    std::string prog = g.value(c, prov("wasAttributedTo"));
-    Cell pl = prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog));
-    auto params = parameters(g, c);
-    if (params.empty()) params[""] = Cell::unbound();
-    for (const auto& [k, val] : params)
-      t.rows.push_back(
-          {Cell::text(basename_of(c)), Cell::text(rdfs_label(g, c)), pl, Cell::text(k), val, Cell::iri(c)});
-  }
-  return t;
-}
-
-Table metrics_table(View& v) {
-  const Graph& g = v.graph();
-  Table t;
-  t.columns = {"metric", "value", "step", "stage", "task", "program", "iri"};
-  auto metrics = g.subjects(rdf_type(), provio("Metric"));
-  std::sort(metrics.begin(), metrics.end());
-  for (const auto& m : metrics) {
-    auto vals = g.objects(m, provio("value"));
-    std::string task = g.value(m, prov("wasGeneratedBy"));
-    std::string prog = task.empty() ? "" : v.program_of_activity(task);
-    std::string stage = g.value(m, provio("stage"));
-    t.rows.push_back({Cell::text(g.value(m, provio("metricName"))),
-                      vals.empty() ? Cell::unbound() : vals.front(), Cell::text(g.value(m, provio("step"))),
-                      Cell::text(stage.empty() ? "" : abbreviate(stage)),
-                      Cell::text(task.empty() ? "" : rdfs_label(g, task)),
-                      prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog)), Cell::iri(m)});
-  }
-  return t;
-}
-
-Table best_table(View& v, const std::string& metric, bool maximise, long k) {
-  const Graph& g = v.graph();
-  struct Run {
-    double value;
-    Cell cell;
-    std::string task, metric;
-  };
-  std::vector<Run> runs;
-  for (const auto& m : g.subjects(rdf_type(), provio("Metric"))) {
-    if (g.value(m, provio("metricName")) != metric) continue;
-    auto vals = g.objects(m, provio("value"));
-    if (vals.empty()) continue;
-    runs.push_back({std::strtod(vals.front().value.c_str(), nullptr), vals.front(),
-                    g.value(m, prov("wasGeneratedBy")), m});
-  }
-  std::stable_sort(runs.begin(), runs.end(), [&](const Run& a, const Run& b) {
-    if (a.value != b.value) return maximise ? a.value > b.value : a.value < b.value;
-    return a.metric < b.metric;
-  });
-  if (k >= 0 && runs.size() > static_cast<std::size_t>(k)) runs.resize(k);
-  Table t;
-  t.columns = {"rank", "value", "task", "program", "hyperparameters", "checkpoints", "metric"};
-  std::uint64_t n = 0;
-  for (const auto& r : runs) {
-    std::string prog = r.task.empty() ? "" : v.program_of_activity(r.task);
-    std::map<std::string, Cell> params;
-    std::set<std::string> configs;
-    if (!r.task.empty())
-      for (const auto& c : g.objects(r.task, prov("used")))
-        if (c.kind == Cell::Kind::kIri && g.has(c.value, rdf_type(), provio("Configuration")))
-          configs.insert(c.value);
-    if (configs.empty() && !prog.empty())
-      for (const auto& c : g.subjects(prov("wasAttributedTo"), prog))
-        if (g.has(c, rdf_type(), provio("Configuration"))) configs.insert(c);
-    for (const auto& c : configs)
-      for (auto& [key, val] : parameters(g, c)) params[key] = val;
-    std::set<std::string> files;
-    if (!r.task.empty())
-      for (const auto& m : g.subjects(prov("wasGeneratedBy"), r.task))
-        if (g.has(m, rdf_type(), provio("ModelReference")))
-          for (const auto& f : g.objects(m, provio("storedIn"))) files.insert(v.entity_label(f.value, true));
-    std::string ckpt;
-    for (const auto& f : files) ckpt += (ckpt.empty() ? "" : " ") + f;
-    t.rows.push_back({Cell::integer(++n), r.cell, Cell::text(r.task.empty() ? "" : rdfs_label(g, r.task)),
-                      prog.empty() ? Cell::unbound() : Cell::text(v.program_label(prog)),
-                      Cell::text(join_params(params)), Cell::text(ckpt), Cell::iri(r.metric)});
-  }
-  return t;
-}
-
-Table checkpoint_mismatch_table(View& v) {
-  const Graph& g = v.graph();
-  Table t;
-  t.columns = {"checkpoint", "written_with", "loaded_with", "loaded_by", "differences"};
-  for (const auto& m : g.subjects(rdf_type(), provio("ModelReference"))) {
-    std::string written = g.value(m, provio("trainedWith"));
-    if (written.empty()) continue;
-    auto wparams = parameters(g, written);
-    for (const auto& store : g.objects(m, provio("storedIn"))) {
-      // Who loaded it: activities that used the checkpoint file/object or the model record,
-      // except the task that generated it.
-      std::set<std::string> loaders;
-      for (const auto& a : g.subjects(prov("used"), store.value)) loaders.insert(a);
-      for (const auto& a : g.subjects(prov("used"), m)) loaders.insert(a);
-      for (const auto& c : g.objects(m, prov("wasGeneratedBy"))) loaders.erase(c.value);
-      for (const auto& a : loaders) {
-        std::set<std::string> configs;
-        for (const auto& c : g.objects(a, prov("used")))
-          if (c.kind == Cell::Kind::kIri && g.has(c.value, rdf_type(), provio("Configuration")))
-            configs.insert(c.value);
-        if (configs.empty()) {  // an I/O activity: the configurations of its program
-          std::string prog = v.program_of_activity(a);
-          if (!prog.empty())
-            for (const auto& c : g.subjects(prov("wasAttributedTo"), prog))
-              if (g.has(c, rdf_type(), provio("Configuration")) && c != written) configs.insert(c);
-        }
-        for (const auto& c : configs) {
-          if (c == written) continue;
-          auto lparams = parameters(g, c);
-          std::string diff;
-          std::set<std::string> keys;
-          for (const auto& [key, val] : wparams) keys.insert(key);
-          for (const auto& [key, val] : lparams) keys.insert(key);
-          for (const auto& key : keys) {
-            auto w = wparams.find(key), l = lparams.find(key);
-            std::string wv = w == wparams.end() ? "(unset)" : w->second.value;
-            std::string lv = l == lparams.end() ? "(unset)" : l->second.value;
-            if (wv != lv) diff += (diff.empty() ? "" : " ") + key + ":" + wv + "->" + lv;
-          }
-          if (diff.empty()) continue;
-          std::string prog = v.program_of_activity(a);
-          t.rows.push_back({Cell::text(v.entity_label(store.value, true)), Cell::iri(written), Cell::iri(c),
-                            Cell::text(prog.empty() ? a : v.program_label(prog)), Cell::text(diff)});
-        }
-      }
-    }
   }
   return t;
 }

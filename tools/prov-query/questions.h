@@ -15,6 +15,10 @@ namespace provio::query {
 // Lineage rows: level, kind, name, relation, via_name, iri, via.
 Table lineage_table(View& v, const std::vector<LineageStep>& steps);
 
+// Orders two cells: numbers (integer, long, double literals) numerically, everything else as
+// text. Negative, 0 or positive.
+int compare_cells(const Cell& a, const Cell& b);
+
 // A field of an activity record, as select/stats name it.
 // Text: activity op api entity file object thread program rank start end.
 // Numbers: count bytes elapsed.
@@ -55,13 +59,6 @@ Table files_table(View& v, const std::vector<ActivityRecord>& records);
 // Objects of one file, with bytes moved; `file` is an IRI.
 Table objects_table(View& v, const std::vector<ActivityRecord>& records, const std::string& file);
 
-// Workflow records (docs/workflow-api.md).
-Table configs_table(View& v);
-Table metrics_table(View& v);
-// Runs (tasks) ranked by a metric, with their hyperparameters and checkpoint files.
-Table best_table(View& v, const std::string& metric, bool maximise, long k);
-// Checkpoints (provio:ModelReference) loaded under a configuration different from the one they
-// were written with.
-Table checkpoint_mismatch_table(View& v);
+// Workflow records (configs, metrics, best, checkpoints): ml_questions.h.
 
 }  // namespace provio::query
