@@ -202,13 +202,13 @@ cmd_options() {
   [ ! -e options-prov ] || fail "PROVIO_DIR was used although the info string named a directory"
   ls from-info/*.ttl >/dev/null 2>&1 || fail "no provenance in the directory named by dir="
   # trace level: one activity per call (…/c<n>), no summary parts
-  grep -q '/c1> ' from-info/*.ttl || fail "level=trace not applied: no per-call activity"
+  grep -q '^t:0\\/c1 ' from-info/*.ttl || fail "level=trace not applied: no per-call activity"
   ! grep -q 'provio:partial' from-info/*.ttl || fail "level=trace not applied: summary parts written"
   # a bad option value is named once on stderr and the default kept
   connector="provio under_vol=0;under_info={};level=loud" under badopt "$sample" rich bad.h5 2>err.txt \
     || fail "a bad option value must not fail the program"
   grep -q "VOL connector option LEVEL='loud'" err.txt || { cat err.txt; fail "bad option value not reported"; }
-  grep -q 'provio:partial' badopt-prov/*.ttl || fail "default (summary) level not kept after a bad value"
+  grep -qE '^t:0\\/[A-Za-z0-9_]+-[A-Z][a-z]+-e[0-9]' badopt-prov/*.ttl || fail "default (summary) level not kept after a bad value"
   echo "options applied: level=trace and dir= from the info string; a bad value is reported"
 }
 
