@@ -171,11 +171,12 @@ SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit) 
 bool ThreadLog::add_summary(const model::Event& ev) {
   SummarySlot* s = find_or_add(ev, fine_limit_);
   if (!s) {
-    // Degrade: the call is recorded on its entity's file, in one coarse activity per (API,
-    // operation, file), so the table keeps room while the program meets ever more objects.
+    // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
+    // activity per (API, operation, file), so the table keeps room while the program meets ever
+    // more objects. Counts and bytes stay exact; which objects is what is lost.
     model::Event coarse = ev;
     model::EntityId file = model::file_of(ev.entity);
-    coarse.entity = file != model::kNoEntity ? file : ev.entity;
+    coarse.entity = file != ev.entity ? file : model::kNoEntity;
     coarse.other = model::kNoEntity;
     coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
     s = find_or_add(coarse, slots_limit_);
