@@ -26,7 +26,7 @@ class FileNames {
 
  private:
   std::unordered_map<std::string, std::string> prefixes_;  // base IRI → "d1:" / "f1:"
-  std::vector<std::string> terms_;                          // by entity id; empty: not named yet
+  std::vector<std::string> terms_;                         // by entity id; empty: not named yet
   std::size_t bytes_ = 0;
   std::string empty_;
 };

@@ -56,8 +56,8 @@ std::string_view short_term(std::string_view provio_term) {
 // The measures of a summary part or trace call, continuing a block (or starting its predicates).
 // Times are µs after the program's start (`run_start_us`) and µs from start to end: prov-merge
 // turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
-void measures(Turtle& t, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns, std::uint64_t start_ns,
-              std::uint64_t end_ns, std::int64_t run_start_us) {
+void measures(Turtle& t, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
+              std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us) {
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
   t.pred(":count").integer(static_cast<std::int64_t>(count));
   t.pred(":bytes").integer(static_cast<std::int64_t>(bytes));
@@ -337,7 +337,9 @@ void ThreadLog::declare_entity(EntityId id) {
   t.name(self).name("a");
   switch (e->cls) {
     case EntityClass::kFile:
-    case EntityClass::kDirectory: t.name(short_term(model::class_term(e->cls))).pred(":path").str(e->label); break;
+    case EntityClass::kDirectory:
+      t.name(short_term(model::class_term(e->cls))).pred(":path").str(e->label);
+      break;
     case EntityClass::kAttribute:
       t.name(":Attribute").pred(":name").str(e->label);
       if (!parent.empty()) t.pred(":attributeOf").name(parent);
@@ -420,7 +422,8 @@ void ThreadLog::write_summaries() {
     bool inline_measures = !s.described && !restarted_;
     if (!s.described) {
       Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
-      if (inline_measures) measures(t, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
+      if (inline_measures)
+        measures(t, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
       t.end();
       s.described = true;
     }

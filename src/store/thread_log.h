@@ -104,15 +104,15 @@ class ThreadLog {
   unsigned thread_index_;
   pid_t tid_;
   std::string thread_iri_;
-  std::string thread_term_;  // thread_iri_ as a prefixed name: "t:<index>"
+  std::string thread_term_;        // thread_iri_ as a prefixed name: "t:<index>"
   std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
 
   // summary
   std::unique_ptr<SummarySlot[]> slots_;
   std::size_t slot_mask_ = 0;
   std::size_t slots_used_ = 0;
-  std::size_t fine_limit_ = 0;   // past this many slots, new keys go on their file (3/4)
-  std::size_t slots_limit_ = 0;  // past this many, flush and start afresh (7/8)
+  std::size_t fine_limit_ = 0;              // past this many slots, new keys go on their file (3/4)
+  std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
   std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
   std::size_t dirty_used_ = 0;
   bool restarted_ = false;  // the table was started afresh: measures go on parts only

@@ -3,8 +3,8 @@
 #include "store/turtle.h"
 
 #include <array>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <ctime>
 

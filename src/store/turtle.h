@@ -30,7 +30,7 @@ class Turtle {
   Turtle& boolean(bool b);             // "true"^^xsd:boolean
   // Bare Turtle numbers (xsd:integer, xsd:decimal): the raw files' compact measures; the
   // property's range in provio.ttl gives their datatype in merged graphs (docs/format.md).
-  Turtle& integer(std::int64_t n);        // 42
+  Turtle& integer(std::int64_t n);            // 42
   Turtle& decimal_seconds(std::uint64_t ns);  // 0.000001234 (exact to the ns)
   // After an object: " ; " and the next predicate of the same subject (after the subject alone:
   // its first predicate).

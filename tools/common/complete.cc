@@ -89,9 +89,9 @@ std::size_t complete(Graph& graph) {
   TermId start_time = terms.find(term(kProvio, "startTime"));
   std::unordered_map<TermId, int> activity;  // I/O activity → 1 + class index
   std::unordered_map<TermId, TermId> thread_of, program_of, activity_of_part;
-  std::unordered_map<TermId, std::int64_t> run_start_us;  // program → its start
+  std::unordered_map<TermId, std::int64_t> run_start_us;                      // program → its start
   std::unordered_map<TermId, std::pair<std::int64_t, std::int64_t>> offsets;  // node → start, span
-  std::unordered_map<TermId, std::uint8_t> has_offsets;  // bit 1: start, bit 2: span
+  std::unordered_map<TermId, std::uint8_t> has_offsets;                       // bit 1: start, bit 2: span
   std::vector<Triple> add;
   bool any_entity = false, any_agent = false;
   for (const Triple& t : graph.triples()) {
@@ -127,7 +127,8 @@ std::size_t complete(Graph& graph) {
   TermId generated_by = terms.intern(term(kProv, "wasGeneratedBy"));
   TermId attributed = terms.intern(term(kProv, "wasAttributedTo"));
   std::vector<TermId> relation(kActivities.size());
-  for (std::size_t i = 0; i < kActivities.size(); ++i) relation[i] = terms.intern(term(kProvio, kActivities[i].second));
+  for (std::size_t i = 0; i < kActivities.size(); ++i)
+    relation[i] = terms.intern(term(kProvio, kActivities[i].second));
 
   std::vector<Triple> drop;  // rewritten: prov:generated of I/O activities, bare measures
   for (const Triple& t : graph.triples()) {

@@ -2,10 +2,10 @@
 //
 // The fast path reads provio's raw per-thread files: a fixed @prefix header, then one subject
 // block per line (`S p o ; p o , o .`: the current format) or one statement per line (the format
-// before it; docs/format.md), with @prefix lines anywhere. A line it does not understand (a Turtle form it does not handle, or damage) is handed
-// to raptor on its own, with the prefixes seen so far, so raptor stays the judge of what is valid
-// and the line number in its message is the file's. Other files go to raptor whole; raptor stops
-// at its first error and keeps what came before.
+// before it; docs/format.md), with @prefix lines anywhere. A line it does not understand (a Turtle form it
+// does not handle, or damage) is handed to raptor on its own, with the prefixes seen so far, so raptor stays
+// the judge of what is valid and the line number in its message is the file's. Other files go to raptor
+// whole; raptor stops at its first error and keeps what came before.
 #include "common/reader.h"
 
 #include <fcntl.h>
@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
