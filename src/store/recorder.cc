@@ -17,6 +17,7 @@
 #include "model/entities.h"
 #include "model/identity.h"
 #include "model/log.h"
+#include "store/background_writer.h"
 #include "store/thread_log.h"
 
 namespace provio::store {
@@ -82,7 +83,10 @@ ThreadLog* attach_thread() {
       pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
     }
     std::size_t capacity = lvl == model::Level::kTrace ? cfg.trace_events : cfg.summary_slots;
-    std::size_t per_item = lvl == model::Level::kTrace ? sizeof(model::Event) : sizeof(SummarySlot);
+    // A trace log has two buffers (one may be with the background writer); a summary slot has
+    // its entry in the list of changed slots.
+    std::size_t per_item =
+        lvl == model::Level::kTrace ? 2 * sizeof(model::Event) : sizeof(SummarySlot) + sizeof(std::uint32_t);
     if (r.memory + capacity * per_item + ThreadLog::kWriteChunk > cfg.memory_limit) {
       // Degrade, never stop: a small summary table (coarser records, more frequent flushes).
       model::warn_once("memory-limit",
@@ -146,11 +150,13 @@ void on_process_exit() {
 
 void on_fork_prepare() {
   if (tls_log) tls_log->flush_now();
+  background_fork_prepare();
   registry().mutex.lock();
 }
 
 void on_fork_parent() {
   registry().mutex.unlock();
+  background_fork_parent();
 }
 
 void on_fork_child() {
@@ -165,6 +171,7 @@ void on_fork_child() {
   r.memory = 0;
   r.next_thread_index = 0;
   r.mutex.unlock();
+  background_fork_child();
   tls_log = nullptr;
   tls_owner.log = nullptr;
   model::renew_identity_after_fork();

@@ -13,6 +13,7 @@
 #include "model/identity.h"
 #include "model/iri.h"
 #include "model/log.h"
+#include "store/background_writer.h"
 #include "store/turtle.h"
 
 namespace provio::store {
@@ -77,6 +78,7 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
   if (level_ == model::Level::kTrace) {
     event_capacity_ = capacity;
     events_.reset(new model::Event[capacity]);
+    spare_.reset(new model::Event[capacity]);
   } else {
     std::size_t n = round_up_pow2(capacity);
     slots_.reset(new SummarySlot[n]());
@@ -91,7 +93,7 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
 std::size_t ThreadLog::memory_bytes() const {
   // The formatting buffer is counted at its working size: it grows to that at the first flush.
   return (slot_mask_ ? (slot_mask_ + 1) * (sizeof(SummarySlot) + sizeof(std::uint32_t)) : 0) +
-         event_capacity_ * sizeof(model::Event) + kWriteChunk;
+         2 * event_capacity_ * sizeof(model::Event) + kWriteChunk;
 }
 
 bool ThreadLog::claim_as_owner() {
@@ -117,6 +119,20 @@ void ThreadLog::record(const model::Event& ev) {
   bool flush = false;
   if (level_ == model::Level::kTrace) {
     events_[events_used_++] = ev;
+    if (events_used_ == event_capacity_ && !in_flight_.load(std::memory_order_acquire) &&
+        !g_write_through.load(std::memory_order_relaxed)) {
+      // Hand the full buffer to the background writer and carry on with the spare. If the
+      // writer refuses (queue full), fall through to flushing here.
+      events_.swap(spare_);
+      spare_used_ = events_used_;
+      events_used_ = 0;
+      in_flight_.store(true, std::memory_order_release);
+      if (!submit(this)) {
+        in_flight_.store(false, std::memory_order_relaxed);
+        events_.swap(spare_);
+        events_used_ = spare_used_;
+      }
+    }
     flush = events_used_ == event_capacity_;
   } else if (!add_summary(ev)) {
     // Full even of coarse activities: write what the table holds and start it afresh.
@@ -221,29 +237,51 @@ void ThreadLog::flush_now() {
   release();
 }
 
-void ThreadLog::flush_locked(bool closing) {
-  model::ErrnoSaver errno_saver;
-  next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
-  bool empty = dirty_used_ == 0 && events_used_ == 0 && (!records_ || records_->empty());
-  if (empty && !closing) return;
+void ThreadLog::wait_handed_off() const {
+  while (in_flight_.load(std::memory_order_acquire)) std::this_thread::yield();
+}
+
+bool ThreadLog::prepare_output() {
   if (!file_.is_open()) {
-    if (file_.failed()) {
-      events_used_ = 0;
-      if (records_) records_->clear();
-      if (slots_) clear_summary();
-      return;
-    }
+    if (file_.failed()) return false;
     const model::Identity& id = model::identity();
     const std::string& dir = model::config().dir.empty() ? model::default_output_dir() : model::config().dir;
     file_.open(dir, id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
   }
-  ++flush_seq_;
   out_.clear();
   if (!header_written_) write_header();
-  if (level_ == model::Level::kTrace)
-    write_traces();
-  else
+  return true;
+}
+
+void ThreadLog::write_handed_off() {
+  model::ErrnoSaver errno_saver;
+  if (prepare_output()) {
+    write_traces(spare_.get(), spare_used_);
+    file_.write(out_);
+    out_.clear();
+  }
+  in_flight_.store(false, std::memory_order_release);
+}
+
+void ThreadLog::flush_locked(bool closing) {
+  model::ErrnoSaver errno_saver;
+  wait_handed_off();  // the buffer before this one goes first
+  next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
+  bool empty = dirty_used_ == 0 && events_used_ == 0 && (!records_ || records_->empty());
+  if (empty && !closing) return;
+  if (!prepare_output()) {
+    events_used_ = 0;
+    if (records_) records_->clear();
+    if (slots_) clear_summary();
+    return;
+  }
+  ++flush_seq_;
+  if (level_ == model::Level::kTrace) {
+    write_traces(events_.get(), events_used_);
+    events_used_ = 0;
+  } else {
     write_summaries();
+  }
   if (records_ && !records_->empty()) {
     RecordContext ctx{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
     records_->write_all(out_, ctx);
@@ -445,10 +483,10 @@ void ThreadLog::write_summaries() {
   dirty_used_ = 0;
 }
 
-void ThreadLog::write_traces() {
+void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   std::string act;
-  for (std::size_t i = 0; i < events_used_; ++i) {
-    const model::Event& ev = events_[i];
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::Event& ev = events[i];
     act.assign(thread_term_);
     act += "\\/c";
     append_decimal(act, ++call_seq_);
@@ -458,7 +496,6 @@ void ThreadLog::write_traces() {
     t.end();
     write_chunk_if_full();
   }
-  events_used_ = 0;
 }
 
 }  // namespace provio::store

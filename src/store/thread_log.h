@@ -71,6 +71,9 @@ class ThreadLog {
   void flush_now();
   // Fork child: drop the buffer and the descriptor; the parent still owns both.
   void abandon() { file_.abandon(); }
+  // Writer thread (background_writer.h): formats and writes the buffer handed off by record(),
+  // then marks it returned. Its last access to this log.
+  void write_handed_off();
 
   // After process exit has begun, every record is flushed at once (events recorded by other
   // libraries' exit handlers, such as HDF5 closing files, are not lost).
@@ -96,7 +99,11 @@ class ThreadLog {
   Turtle describe_activity(std::string_view act, model::Op op, model::ApiId api, std::uint8_t flags,
                            model::EntityId entity, model::EntityId other);
   void write_summaries();
-  void write_traces();
+  void write_traces(const model::Event* events, std::size_t n);
+  // Opens the file and writes the header if not done yet; false if the file has failed.
+  bool prepare_output();
+  // Waits until the buffer handed to the background writer, if any, is written.
+  void wait_handed_off() const;
   void write_chunk_if_full();
 
   std::atomic<std::uint8_t> state_{kIdle};
@@ -120,6 +127,10 @@ class ThreadLog {
   std::unique_ptr<model::Event[]> events_;
   std::size_t event_capacity_ = 0;
   std::size_t events_used_ = 0;
+  // A full buffer handed to the background writer: owned by it while in_flight_.
+  std::unique_ptr<model::Event[]> spare_;
+  std::size_t spare_used_ = 0;
+  std::atomic<bool> in_flight_{false};
   std::uint64_t call_seq_ = 0;
 
   std::uint64_t next_flush_ns_ = 0;

@@ -169,7 +169,10 @@ TEST_F(RecorderTest, FullTraceBufferFlushes) {
   start();
   model::EntityId f = model::canonical_file_entity("/rec/tracefull.dat");
   for (int i = 0; i < 250; ++i) record(event(f));
-  // two full buffers are on disk, the third (50 events) is still in memory
+  // Two full buffers went to the background writer (or, when it was busy, were written by this
+  // thread); the third (50 events) is still in memory. Without any flush, the writer gets the
+  // first two to the file.
+  for (int wait = 0; wait < 500 && count(all_text(), ":count 1 ;") < 200u; ++wait) usleep(10000);
   EXPECT_EQ(count(all_text(), ":count 1 ;"), 200u);
   flush_all();
   EXPECT_EQ(count(all_text(), ":count 1 ;"), 250u);
