@@ -57,14 +57,40 @@ std::string_view short_term(std::string_view provio_term) {
 // The measures of a summary part or trace call, continuing a block (or starting its predicates).
 // Times are µs after the program's start (`run_start_us`) and µs from start to end: prov-merge
 // turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
-void measures(Turtle& t, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
-              std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us) {
+using MeasureText = char[224];
+
+// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" in `buf`: built in one
+// stack buffer and appended once, since this runs for every traced call.
+std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
+                                 std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
+                                 std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
+  char* p = buf;
+  auto put = [&](std::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
+  auto num = [&](auto v) { p = std::to_chars(p, buf + sizeof buf, v).ptr; };
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
-  t.pred(":count").integer(static_cast<std::int64_t>(count));
-  t.pred(":bytes").integer(static_cast<std::int64_t>(bytes));
-  t.pred(":elapsed").decimal_seconds(elapsed_ns);
-  t.pred(":start").integer(start_us - run_start_us);
-  t.pred(":span").integer(static_cast<std::int64_t>(end_ns / 1000) - start_us);
+  if (offset != model::kNoOffset) {
+    put(":offset ");
+    num(offset);
+    put(" ; ");
+  }
+  put(":count ");
+  num(count);
+  put(" ; :bytes ");
+  num(bytes);
+  put(" ; :elapsed ");
+  num(elapsed_ns / 1000000000u);
+  *p++ = '.';
+  std::uint64_t frac = elapsed_ns % 1000000000u;
+  for (int i = 8; i >= 0; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
+  p += 9;
+  put(" ; :start ");
+  num(start_us - run_start_us);
+  put(" ; :span ");
+  num(static_cast<std::int64_t>(end_ns / 1000) - start_us);
+  return std::string_view(buf, static_cast<std::size_t>(p - buf));
 }
 
 }  // namespace
@@ -79,6 +105,7 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
     event_capacity_ = capacity;
     events_.reset(new model::Event[capacity]);
     spare_.reset(new model::Event[capacity]);
+    trace_heads_.reset(new TraceHead[kTraceHeads]);
   } else {
     std::size_t n = round_up_pow2(capacity);
     slots_.reset(new SummarySlot[n]());
@@ -433,6 +460,7 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
   }
   // prov:Activity, the inverse relations and attribution follow from the class and the thread;
   // prov-merge adds them (docs/format.md).
+  block_start_ = out_.size();
   Turtle t(out_);
   t.name(act).name("a").name(short_term(terms.activity_class));
   t.pred(":api").str(model::api_name(api));
@@ -460,8 +488,10 @@ void ThreadLog::write_summaries() {
     bool inline_measures = !s.described && !restarted_;
     if (!s.described) {
       Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
+      MeasureText buf;
       if (inline_measures)
-        measures(t, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
+        t.more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
+                               run_start_us_));
       t.end();
       s.described = true;
     }
@@ -472,10 +502,12 @@ void ThreadLog::write_summaries() {
       part += "\\/p";
       append_decimal(part, flush_seq_);
       Turtle(out_).name(act).name(":partial").name(part).end();
-      Turtle t(out_);
-      t.name(part);
-      measures(t, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
-      t.end();
+      MeasureText buf;
+      Turtle(out_)
+          .name(part)
+          .more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
+                                run_start_us_))
+          .end();
     }
     s.count = s.bytes = s.elapsed_ns = 0;
     write_chunk_if_full();
@@ -485,15 +517,32 @@ void ThreadLog::write_summaries() {
 
 void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   std::string act;
+  MeasureText buf;
   for (std::size_t i = 0; i < n; ++i) {
     const model::Event& ev = events[i];
     act.assign(thread_term_);
     act += "\\/c";
     append_decimal(act, ++call_seq_);
-    Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
-    if (ev.offset != model::kNoOffset) t.pred(":offset").integer(ev.offset);
-    measures(t, 1, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, run_start_us_);
-    t.end();
+    std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
+                                         ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
+    TraceHead::Key key{ev.entity, ev.api, ev.op, ev.flags};
+    TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
+    if (ev.other == model::kNoEntity && head.valid && head.key == key) {
+      // The same call on the same object as before: its entity is declared, its block head known.
+      out_ += act;
+      out_ += head.text;
+      out_ += " ; ";
+      out_ += m;
+      out_ += " .\n";
+    } else {
+      Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
+      if (ev.other == model::kNoEntity) {
+        head.key = key;
+        head.text.assign(out_, block_start_ + act.size(), std::string::npos);
+        head.valid = true;
+      }
+      t.more(m).end();
+    }
     write_chunk_if_full();
   }
 }

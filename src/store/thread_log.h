@@ -133,6 +133,24 @@ class ThreadLog {
   std::atomic<bool> in_flight_{false};
   std::uint64_t call_seq_ = 0;
 
+  // Trace: the block head (class to flags, after the subject) of recent (object, API, operation,
+  // flags), so that a repeated call costs its subject and measures. Direct-mapped, per file.
+  struct TraceHead {
+    struct Key {
+      model::EntityId entity;
+      model::ApiId api;
+      model::Op op;
+      std::uint8_t flags;
+      bool operator==(const Key& o) const {
+        return entity == o.entity && api == o.api && op == o.op && flags == o.flags;
+      }
+    } key{};
+    bool valid = false;
+    std::string text;
+  };
+  static constexpr std::size_t kTraceHeads = 64;
+  std::unique_ptr<TraceHead[]> trace_heads_;
+  std::size_t block_start_ = 0;  // where describe_activity's block began in out_
   std::uint64_t next_flush_ns_ = 0;
   std::uint64_t flush_seq_ = 0;
   std::uint64_t recorded_ = 0;

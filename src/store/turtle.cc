@@ -146,6 +146,14 @@ Turtle& Turtle::pred(std::string_view predicate) {
   return *this;
 }
 
+Turtle& Turtle::more(std::string_view pairs) {
+  if (terms_ != 1 && terms_ != 3) bad_ = true;
+  out_ += terms_ == 1 ? " " : " ; ";
+  out_ += pairs;
+  terms_ = 3;
+  return *this;
+}
+
 Turtle& Turtle::also() {
   if (terms_ != 3) bad_ = true;
   out_ += " ,";
@@ -156,14 +164,6 @@ Turtle& Turtle::also() {
 Turtle& Turtle::integer(std::int64_t n) {
   sep();
   append_number(out_, n);
-  return *this;
-}
-
-Turtle& Turtle::decimal_seconds(std::uint64_t ns) {
-  sep();
-  append_number(out_, ns / 1000000000u);
-  out_ += '.';
-  append_fraction(out_, ns % 1000000000u, 9);
   return *this;
 }
 

@@ -30,11 +30,13 @@ class Turtle {
   Turtle& boolean(bool b);             // "true"^^xsd:boolean
   // Bare Turtle numbers (xsd:integer, xsd:decimal): the raw files' compact measures; the
   // property's range in provio.ttl gives their datatype in merged graphs (docs/format.md).
-  Turtle& integer(std::int64_t n);            // 42
-  Turtle& decimal_seconds(std::uint64_t ns);  // 0.000001234 (exact to the ns)
+  Turtle& integer(std::int64_t n);  // 42
   // After an object: " ; " and the next predicate of the same subject (after the subject alone:
   // its first predicate).
   Turtle& pred(std::string_view predicate);
+  // Pre-formatted "p o ; p o" pairs continuing the block (after an object: " ; " first; after
+  // the subject alone: " "). For the writer's own numbers, built in one buffer and appended once.
+  Turtle& more(std::string_view pairs);
   // After an object: " , " before another object of the same predicate.
   Turtle& also();
   // Ends the block: " .\n", or rolls it back if a term was bad. Returns whether it was kept.
