@@ -14,6 +14,7 @@
 #include "model/iri.h"
 #include "model/log.h"
 #include "store/background_writer.h"
+#include "store/recorder.h"
 #include "store/turtle.h"
 
 namespace provio::store {
@@ -112,6 +113,7 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
     slot_mask_ = n - 1;
     fine_limit_ = n - n / 4;
     slots_limit_ = n - n / 8;
+    slots_max_ = 16 * n;
     dirty_.reset(new std::uint32_t[n]);
   }
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
@@ -211,8 +213,32 @@ SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit) 
   }
 }
 
+bool ThreadLog::grow_summary() {
+  std::size_t n = slot_mask_ + 1, m = 2 * n;
+  if (m > slots_max_ || !reserve_memory(n * (sizeof(SummarySlot) + sizeof(std::uint32_t)))) return false;
+  std::unique_ptr<SummarySlot[]> slots(new (std::nothrow) SummarySlot[m]());
+  std::unique_ptr<std::uint32_t[]> dirty(new (std::nothrow) std::uint32_t[m]);
+  if (!slots || !dirty) return false;  // the reservation stays: this log keeps its claim
+  slots.swap(slots_);
+  dirty_.swap(dirty);
+  slot_mask_ = m - 1;
+  fine_limit_ = m - m / 4;
+  slots_limit_ = m - m / 8;
+  slots_used_ = dirty_used_ = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const SummarySlot& old = slots[i];
+    if (!old.used) continue;
+    model::Event key{old.op, old.flags, old.api, old.entity, old.other};
+    SummarySlot* s = find_or_add(key, m);
+    *s = old;
+    if (s->count) dirty_[dirty_used_++] = static_cast<std::uint32_t>(s - slots_.get());
+  }
+  return true;
+}
+
 bool ThreadLog::add_summary(const model::Event& ev) {
   SummarySlot* s = find_or_add(ev, fine_limit_);
+  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
   if (!s) {
     // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
     // activity per (API, operation, file), so the table keeps room while the program meets ever

@@ -9,7 +9,8 @@
 //
 // Summary output grows with distinct (API, operation, object) only: a slot lives as long as the
 // log, its activity is described once per file, and a flush writes only the slots that changed
-// since the previous one (docs/format.md). When the table is 3/4 full, new keys are recorded on
+// since the previous one (docs/format.md). When the table is 3/4 full it doubles, up to 16 times
+// its first size and within the process's memory bound; past that, new keys are recorded on
 // their file (coarse activities); only a table full even of those is flushed and started afresh.
 #pragma once
 
@@ -89,6 +90,8 @@ class ThreadLog {
   // Adds the event to its slot (a new one if needed); false if the table is full.
   bool add_summary(const model::Event& ev);
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
+  // Doubles the activity table (rare: allocates, rehashes); false if it may not grow.
+  bool grow_summary();
   void clear_summary();
   void flush_locked(bool closing = false);
   void write_header();
@@ -120,6 +123,7 @@ class ThreadLog {
   std::size_t slots_used_ = 0;
   std::size_t fine_limit_ = 0;              // past this many slots, new keys go on their file (3/4)
   std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
+  std::size_t slots_max_ = 0;               // the table never grows beyond this many slots
   std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
   std::size_t dirty_used_ = 0;
   bool restarted_ = false;  // the table was started afresh: measures go on parts only
