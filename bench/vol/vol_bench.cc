@@ -7,7 +7,10 @@
 //   bdcats    BD-CATS-style read of the same file: every rank reads its particles, collectively
 //   metadata  G groups × D small datasets × A attributes created and written, then reopened and
 //             the attributes read back
-//   mpirun -np R vol_bench DIR N T G D A
+//   small_write  S single-element H5Dwrite calls (hyperslab of one int) into one dataset per rank
+//   small_read   S single-element H5Dread calls reading them back
+//   mpirun -np R vol_bench DIR N T G D A S [KERNEL,…]   (default: all; bdcats reads vpic's file,
+//                                                        small_read small_write's)
 #include <hdf5.h>
 #include <mpi.h>
 #include <time.h>
@@ -178,14 +181,47 @@ void metadata(const std::string& dir, int groups, int dsets, int attrs) {
   check(sum == groups * dsets * attrs * (attrs - 1) / 2, "metadata read back");
 }
 
+// One dataset of `n` ints per rank, written (or read back) one element per call.
+void small_transfers(const std::string& dir, hsize_t n, bool write) {
+  std::string path = dir + "/small-" + std::to_string(g_rank) + ".h5";
+  MPI_Barrier(MPI_COMM_WORLD);
+  Timer t;
+  hid_t file = write ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
+                     : H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  check(file >= 0, "small file");
+  hid_t space = H5Screate_simple(1, &n, nullptr);
+  hid_t ds = write ? H5Dcreate2(file, "small", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+                   : H5Dopen2(file, "small", H5P_DEFAULT);
+  check(ds >= 0, "small dataset");
+  hsize_t one = 1;
+  hid_t mem = H5Screate_simple(1, &one, nullptr);
+  long long sum = 0;
+  for (hsize_t i = 0; i < n; ++i) {
+    int v = static_cast<int>(i);
+    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, &i, nullptr, &one, nullptr) >= 0, "small select");
+    if (write) {
+      check(H5Dwrite(ds, H5T_NATIVE_INT, mem, space, H5P_DEFAULT, &v) >= 0, "small write");
+    } else {
+      check(H5Dread(ds, H5T_NATIVE_INT, mem, space, H5P_DEFAULT, &v) >= 0, "small read");
+      sum += v;
+    }
+  }
+  H5Sclose(mem);
+  H5Dclose(ds);
+  H5Sclose(space);
+  H5Fclose(file);
+  report(write ? "small_write" : "small_read", t);
+  if (!write) check(sum == static_cast<long long>(n) * static_cast<long long>(n - 1) / 2, "small read back");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  if (argc != 7) {
-    if (g_rank == 0) std::fprintf(stderr, "usage: vol_bench DIR N T G D A\n");
+  if (argc != 8 && argc != 9) {
+    if (g_rank == 0) std::fprintf(stderr, "usage: vol_bench DIR N T G D A S [KERNEL,...]\n");
     MPI_Finalize();
     return 1;
   }
@@ -203,9 +239,15 @@ int main(int argc, char** argv) {
     check(f >= 0 && H5Fclose(f) >= 0, "warm-up file");
     report("startup", t);
   }
-  vpic(dir + "/vpic.h5", n, steps);
-  bdcats(dir + "/vpic.h5", n, steps);
-  metadata(dir, std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
+  std::string kernels =
+      "," + std::string(argc == 9 ? argv[8] : "vpic,bdcats,metadata,small_write,small_read") + ",";
+  auto wanted = [&](const char* k) { return kernels.find("," + std::string(k) + ",") != std::string::npos; };
+  hsize_t small = std::strtoull(argv[7], nullptr, 10);
+  if (wanted("vpic")) vpic(dir + "/vpic.h5", n, steps);
+  if (wanted("bdcats")) bdcats(dir + "/vpic.h5", n, steps);
+  if (wanted("metadata")) metadata(dir, std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
+  if (wanted("small_write")) small_transfers(dir, small, true);
+  if (wanted("small_read")) small_transfers(dir, small, false);
   MPI_Finalize();
   return 0;
 }

@@ -26,11 +26,43 @@ class Registry {
   EntityId intern(EntityClass cls, EntityId parent, std::string iri, std::string_view label,
                   std::string_view type) {
     std::lock_guard<std::mutex> lock(mutex_);
+    return intern_locked(cls, parent, std::move(iri), label, type);
+  }
+
+  // An object or attribute by (parent, separator, name): found without building and hashing its
+  // full IRI (the IRI is made once, when the entity is new). `iri_of` makes it.
+  template <typename MakeIri>
+  EntityId intern_child(EntityClass cls, EntityId parent, char sep, std::string_view name, MakeIri iri_of) {
+    std::string key(reinterpret_cast<const char*>(&parent), sizeof parent);
+    key += sep;
+    key += name;
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = children_.find(key);
+    if (found != children_.end()) return found->second;
+    bool limited = false;
+    EntityId id = intern_locked(cls, parent, iri_of(), name, {}, &limited);
+    if (!limited) children_.emplace(std::move(key), id);  // past the limit, a later call may warn
+    return id;
+  }
+
+  const Entity* get(EntityId id) const {
+    if (id == kNoEntity || id > count_.load(std::memory_order_acquire)) return nullptr;
+    return &(*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)];
+  }
+
+  std::size_t size() const { return count_.load(std::memory_order_acquire); }
+  void lock() { mutex_.lock(); }
+  void unlock() { mutex_.unlock(); }
+
+ private:
+  EntityId intern_locked(EntityClass cls, EntityId parent, std::string iri, std::string_view label,
+                         std::string_view type, bool* limited = nullptr) {
     auto found = index_.find(iri);
     if (found != index_.end()) return found->second;
     std::size_t limit = std::min(config().max_entities, kChunkSize * kMaxChunks - 1);
     std::size_t n = count_.load(std::memory_order_relaxed);
     if (n >= limit) {
+      if (limited) *limited = true;
       warn_once("entity-limit",
                 "entity limit reached (PROVIO_MAX_ENTITIES=%zu): objects are now recorded on their "
                 "files and new files are not tracked",
@@ -49,18 +81,9 @@ class Registry {
     return id;
   }
 
-  const Entity* get(EntityId id) const {
-    if (id == kNoEntity || id > count_.load(std::memory_order_acquire)) return nullptr;
-    return &(*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)];
-  }
-
-  std::size_t size() const { return count_.load(std::memory_order_acquire); }
-  void lock() { mutex_.lock(); }
-  void unlock() { mutex_.unlock(); }
-
- private:
   std::mutex mutex_;
-  std::unordered_map<std::string, EntityId> index_;  // guarded by mutex_
+  std::unordered_map<std::string, EntityId> index_;     // guarded by mutex_
+  std::unordered_map<std::string, EntityId> children_;  // (parent, sep, name) → id; guarded by mutex_
   std::array<std::unique_ptr<std::array<Entity, kChunkSize>>, kMaxChunks> chunks_;
   std::atomic<std::size_t> count_{0};
 };
@@ -88,13 +111,15 @@ EntityId file_entity(std::string_view path, EntityClass cls) {
 EntityId object_entity(EntityId file, std::string_view object_path, EntityClass cls) {
   const Entity* f = entity(file);
   if (!f) return kNoEntity;
-  return registry().intern(cls, file, object_iri(f->iri, object_path), object_path, {});
+  return registry().intern_child(cls, file, '#', object_path,
+                                 [&] { return object_iri(f->iri, object_path); });
 }
 
 EntityId attribute_entity(EntityId owner, std::string_view name) {
   const Entity* o = entity(owner);
   if (!o) return kNoEntity;
-  return registry().intern(EntityClass::kAttribute, owner, attribute_iri(o->iri, name), name, {});
+  return registry().intern_child(EntityClass::kAttribute, owner, '@', name,
+                                 [&] { return attribute_iri(o->iri, name); });
 }
 
 EntityId record_entity(std::string_view iri, std::string_view label, std::string_view type) {

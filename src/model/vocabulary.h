@@ -61,6 +61,9 @@ enum EventFlag : std::uint8_t {
   kFlagCollective = 1u << 0,
   kFlagIndependent = 1u << 1,
   kFlagNested = 1u << 2,  // a POSIX call made by HDF5 inside a VOL callback
+  // The thread's activity table was full: this activity aggregates calls on any object of its
+  // entity's file (provio:coarse true in the graph), so memory stays bounded.
+  kFlagCoarse = 1u << 3,
 };
 
 struct OpTerms {

@@ -17,6 +17,7 @@
 #include "model/entities.h"
 #include "model/identity.h"
 #include "model/log.h"
+#include "store/background_writer.h"
 #include "store/thread_log.h"
 
 namespace provio::store {
@@ -27,8 +28,9 @@ constexpr std::uint64_t kExitPatienceNs = 100'000'000;  // wait for a busy threa
 
 struct Registry {
   std::mutex mutex;
-  std::vector<ThreadLog*> logs;    // guarded by mutex
-  std::size_t memory = 0;          // guarded by mutex
+  std::vector<ThreadLog*> logs;  // guarded by mutex
+  // Bytes of all logs' buffers: changed under mutex, except by reserve_memory (a table growing).
+  std::atomic<std::size_t> memory{0};
   unsigned next_thread_index = 0;  // guarded by mutex
   bool hooks_installed = false;    // guarded by mutex
 };
@@ -82,8 +84,11 @@ ThreadLog* attach_thread() {
       pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
     }
     std::size_t capacity = lvl == model::Level::kTrace ? cfg.trace_events : cfg.summary_slots;
-    std::size_t per_item = lvl == model::Level::kTrace ? sizeof(model::Event) : sizeof(SummarySlot);
-    if (r.memory + capacity * per_item + ThreadLog::kWriteChunk > cfg.memory_limit) {
+    // A trace log has two buffers (one may be with the background writer); a summary slot has
+    // its entry in the list of changed slots.
+    std::size_t per_item =
+        lvl == model::Level::kTrace ? 2 * sizeof(model::Event) : sizeof(SummarySlot) + sizeof(std::uint32_t);
+    if (r.memory.load() + capacity * per_item + ThreadLog::kWriteChunk > cfg.memory_limit) {
       // Degrade, never stop: a small summary table (coarser records, more frequent flushes).
       model::warn_once("memory-limit",
                        "memory limit PROVIO_MEMORY=%zu reached with %zu threads: new threads get "
@@ -106,7 +111,7 @@ void destroy(ThreadLog* log) {
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = std::find(r.logs.begin(), r.logs.end(), log);
   if (it == r.logs.end()) return;
-  r.memory -= std::min(r.memory, log->memory_bytes());
+  r.memory -= std::min(r.memory.load(), log->memory_bytes());
   r.logs.erase(it);
   delete log;
 }
@@ -146,11 +151,13 @@ void on_process_exit() {
 
 void on_fork_prepare() {
   if (tls_log) tls_log->flush_now();
+  background_fork_prepare();
   registry().mutex.lock();
 }
 
 void on_fork_parent() {
   registry().mutex.unlock();
+  background_fork_parent();
 }
 
 void on_fork_child() {
@@ -165,6 +172,7 @@ void on_fork_child() {
   r.memory = 0;
   r.next_thread_index = 0;
   r.mutex.unlock();
+  background_fork_child();
   tls_log = nullptr;
   tls_owner.log = nullptr;
   model::renew_identity_after_fork();
@@ -178,6 +186,16 @@ inline ThreadLog* current_log() {
 }
 
 }  // namespace
+
+bool reserve_memory(std::size_t bytes) {
+  std::atomic<std::size_t>& memory = registry().memory;
+  std::size_t limit = model::config().memory_limit;
+  std::size_t used = memory.load(std::memory_order_relaxed);
+  do {
+    if (used + bytes > limit) return false;
+  } while (!memory.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  return true;
+}
 
 void record(const model::Event& ev) {
   if (ev.entity == model::kNoEntity) return;

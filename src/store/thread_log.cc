@@ -12,6 +12,9 @@
 #include "model/errno_saver.h"
 #include "model/identity.h"
 #include "model/iri.h"
+#include "model/log.h"
+#include "store/background_writer.h"
+#include "store/recorder.h"
 #include "store/turtle.h"
 
 namespace provio::store {
@@ -47,6 +50,50 @@ inline std::size_t slot_hash(const model::Event& ev) {
   return static_cast<std::size_t>(k);
 }
 
+// "provio:Read" → ":Read" (the raw files' short name for provio).
+std::string_view short_term(std::string_view provio_term) {
+  return provio_term.substr(provio_term.find(':'));
+}
+
+// The measures of a summary part or trace call, continuing a block (or starting its predicates).
+// Times are µs after the program's start (`run_start_us`) and µs from start to end: prov-merge
+// turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
+using MeasureText = char[224];
+
+// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" in `buf`: built in one
+// stack buffer and appended once, since this runs for every traced call.
+std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
+                                 std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
+                                 std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
+  char* p = buf;
+  auto put = [&](std::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
+  auto num = [&](auto v) { p = std::to_chars(p, buf + sizeof buf, v).ptr; };
+  std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
+  if (offset != model::kNoOffset) {
+    put(":offset ");
+    num(offset);
+    put(" ; ");
+  }
+  put(":count ");
+  num(count);
+  put(" ; :bytes ");
+  num(bytes);
+  put(" ; :elapsed ");
+  num(elapsed_ns / 1000000000u);
+  *p++ = '.';
+  std::uint64_t frac = elapsed_ns % 1000000000u;
+  for (int i = 8; i >= 0; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
+  p += 9;
+  put(" ; :start ");
+  num(start_us - run_start_us);
+  put(" ; :span ");
+  num(static_cast<std::int64_t>(end_ns / 1000) - start_us);
+  return std::string_view(buf, static_cast<std::size_t>(p - buf));
+}
+
 }  // namespace
 
 void ThreadLog::set_write_through(bool on) {
@@ -58,19 +105,24 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
   if (level_ == model::Level::kTrace) {
     event_capacity_ = capacity;
     events_.reset(new model::Event[capacity]);
+    spare_.reset(new model::Event[capacity]);
+    trace_heads_.reset(new TraceHead[kTraceHeads]);
   } else {
     std::size_t n = round_up_pow2(capacity);
     slots_.reset(new SummarySlot[n]());
     slot_mask_ = n - 1;
-    slots_limit_ = n - n / 4;
+    fine_limit_ = n - n / 4;
+    slots_limit_ = n - n / 8;
+    slots_max_ = 16 * n;
+    dirty_.reset(new std::uint32_t[n]);
   }
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
 }
 
 std::size_t ThreadLog::memory_bytes() const {
   // The formatting buffer is counted at its working size: it grows to that at the first flush.
-  return (slot_mask_ ? (slot_mask_ + 1) * sizeof(SummarySlot) : 0) + event_capacity_ * sizeof(model::Event) +
-         kWriteChunk;
+  return (slot_mask_ ? (slot_mask_ + 1) * (sizeof(SummarySlot) + sizeof(std::uint32_t)) : 0) +
+         2 * event_capacity_ * sizeof(model::Event) + kWriteChunk;
 }
 
 bool ThreadLog::claim_as_owner() {
@@ -96,10 +148,30 @@ void ThreadLog::record(const model::Event& ev) {
   bool flush = false;
   if (level_ == model::Level::kTrace) {
     events_[events_used_++] = ev;
+    if (events_used_ == event_capacity_ && !in_flight_.load(std::memory_order_acquire) &&
+        !g_write_through.load(std::memory_order_relaxed)) {
+      // Hand the full buffer to the background writer and carry on with the spare. If the
+      // writer refuses (queue full), fall through to flushing here.
+      events_.swap(spare_);
+      spare_used_ = events_used_;
+      events_used_ = 0;
+      in_flight_.store(true, std::memory_order_release);
+      if (!submit(this)) {
+        in_flight_.store(false, std::memory_order_relaxed);
+        events_.swap(spare_);
+        events_used_ = spare_used_;
+      }
+    }
     flush = events_used_ == event_capacity_;
-  } else {
+  } else if (!add_summary(ev)) {
+    // Full even of coarse activities: write what the table holds and start it afresh.
+    model::warn_once("activity-table-full",
+                     "activity table full (PROVIO_SUMMARY_SLOTS): activities are described again "
+                     "after each full table");
+    flush_locked();
+    clear_summary();
+    restarted_ = true;
     add_summary(ev);
-    flush = slots_used_ >= slots_limit_;
   }
   if (flush || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
     flush_locked();
@@ -123,28 +195,80 @@ void ThreadLog::record(const Record& r) {
   release();
 }
 
-void ThreadLog::add_summary(const model::Event& ev) {
-  std::size_t i = slot_hash(ev) & slot_mask_;
-  std::uint64_t end = ev.start_ns + ev.elapsed_ns;
+SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit) {
+  std::size_t i = slot_hash(key) & slot_mask_;
   while (true) {
     SummarySlot& s = slots_[i];
     if (!s.used) {
-      s = SummarySlot{ev.entity, ev.other, ev.api,        ev.op,       ev.flags, true,
-                      1,         ev.bytes, ev.elapsed_ns, ev.start_ns, end};
+      if (slots_used_ >= limit) return nullptr;
+      s = SummarySlot{key.entity, key.other, key.api, key.op, key.flags, true, false, 0, 0, 0, 0, 0};
       ++slots_used_;
-      return;
+      return &s;
     }
-    if (s.entity == ev.entity && s.other == ev.other && s.api == ev.api && s.op == ev.op &&
-        s.flags == ev.flags) {
-      ++s.count;
-      s.bytes += ev.bytes;
-      s.elapsed_ns += ev.elapsed_ns;
-      if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
-      if (end > s.last_end_ns) s.last_end_ns = end;
-      return;
+    if (s.entity == key.entity && s.other == key.other && s.api == key.api && s.op == key.op &&
+        s.flags == key.flags) {
+      return &s;
     }
     i = (i + 1) & slot_mask_;
   }
+}
+
+bool ThreadLog::grow_summary() {
+  std::size_t n = slot_mask_ + 1, m = 2 * n;
+  if (m > slots_max_ || !reserve_memory(n * (sizeof(SummarySlot) + sizeof(std::uint32_t)))) return false;
+  std::unique_ptr<SummarySlot[]> slots(new (std::nothrow) SummarySlot[m]());
+  std::unique_ptr<std::uint32_t[]> dirty(new (std::nothrow) std::uint32_t[m]);
+  if (!slots || !dirty) return false;  // the reservation stays: this log keeps its claim
+  slots.swap(slots_);
+  dirty_.swap(dirty);
+  slot_mask_ = m - 1;
+  fine_limit_ = m - m / 4;
+  slots_limit_ = m - m / 8;
+  slots_used_ = dirty_used_ = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const SummarySlot& old = slots[i];
+    if (!old.used) continue;
+    model::Event key{old.op, old.flags, old.api, old.entity, old.other};
+    SummarySlot* s = find_or_add(key, m);
+    *s = old;
+    if (s->count) dirty_[dirty_used_++] = static_cast<std::uint32_t>(s - slots_.get());
+  }
+  return true;
+}
+
+bool ThreadLog::add_summary(const model::Event& ev) {
+  SummarySlot* s = find_or_add(ev, fine_limit_);
+  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
+  if (!s) {
+    // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
+    // activity per (API, operation, file), so the table keeps room while the program meets ever
+    // more objects. Counts and bytes stay exact; which objects is what is lost.
+    model::Event coarse = ev;
+    model::EntityId file = model::file_of(ev.entity);
+    coarse.entity = file != ev.entity ? file : model::kNoEntity;
+    coarse.other = model::kNoEntity;
+    coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
+    s = find_or_add(coarse, slots_limit_);
+    if (!s) return false;
+  }
+  std::uint64_t end = ev.start_ns + ev.elapsed_ns;
+  if (s->count++ == 0) {
+    dirty_[dirty_used_++] = static_cast<std::uint32_t>(s - slots_.get());
+    s->first_start_ns = ev.start_ns;
+    s->last_end_ns = end;
+  } else {
+    if (ev.start_ns < s->first_start_ns) s->first_start_ns = ev.start_ns;
+    if (end > s->last_end_ns) s->last_end_ns = end;
+  }
+  s->bytes += ev.bytes;
+  s->elapsed_ns += ev.elapsed_ns;
+  return true;
+}
+
+void ThreadLog::clear_summary() {
+  std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
+  slots_used_ = 0;
+  dirty_used_ = 0;
 }
 
 bool ThreadLog::flush_from_outside(std::uint64_t patience_ns, bool closing) {
@@ -166,29 +290,51 @@ void ThreadLog::flush_now() {
   release();
 }
 
-void ThreadLog::flush_locked(bool closing) {
-  model::ErrnoSaver errno_saver;
-  next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
-  bool empty = slots_used_ == 0 && events_used_ == 0 && (!records_ || records_->empty());
-  if (empty && !closing) return;
+void ThreadLog::wait_handed_off() const {
+  while (in_flight_.load(std::memory_order_acquire)) std::this_thread::yield();
+}
+
+bool ThreadLog::prepare_output() {
   if (!file_.is_open()) {
-    if (file_.failed()) {
-      slots_used_ = events_used_ = 0;
-      if (records_) records_->clear();
-      if (slots_) std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
-      return;
-    }
+    if (file_.failed()) return false;
     const model::Identity& id = model::identity();
     const std::string& dir = model::config().dir.empty() ? model::default_output_dir() : model::config().dir;
     file_.open(dir, id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
   }
-  ++flush_seq_;
   out_.clear();
   if (!header_written_) write_header();
-  if (level_ == model::Level::kTrace)
-    write_traces();
-  else
+  return true;
+}
+
+void ThreadLog::write_handed_off() {
+  model::ErrnoSaver errno_saver;
+  if (prepare_output()) {
+    write_traces(spare_.get(), spare_used_);
+    file_.write(out_);
+    out_.clear();
+  }
+  in_flight_.store(false, std::memory_order_release);
+}
+
+void ThreadLog::flush_locked(bool closing) {
+  model::ErrnoSaver errno_saver;
+  wait_handed_off();  // the buffer before this one goes first
+  next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
+  bool empty = dirty_used_ == 0 && events_used_ == 0 && (!records_ || records_->empty());
+  if (empty && !closing) return;
+  if (!prepare_output()) {
+    events_used_ = 0;
+    if (records_) records_->clear();
+    if (slots_) clear_summary();
+    return;
+  }
+  ++flush_seq_;
+  if (level_ == model::Level::kTrace) {
+    write_traces(events_.get(), events_used_);
+    events_used_ = 0;
+  } else {
     write_summaries();
+  }
   if (records_ && !records_->empty()) {
     RecordContext ctx{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
     records_->write_all(out_, ctx);
@@ -206,46 +352,66 @@ void ThreadLog::write_header() {
   header_written_ = true;
   const model::Identity& id = model::identity();
   out_ += model::kTurtlePrefixes;
-  Turtle t(out_);
-  t.iri(id.user_iri).name("rdf:type").name("prov:Agent").end();
-  t.iri(id.user_iri).name("rdf:type").name("provio:User").end();
-  t.iri(id.user_iri).name("provio:userName").str(id.user).end();
-  t.iri(id.user_iri).name("provio:uid").u64(id.uid).end();
+  // The compact names of the blocks below: ":" for provio (the most frequent namespace), t: for
+  // the threads of this program execution (this thread is t:<index>).
+  out_ += "@prefix : <http://www.w3.org/ns/provio#> .\n@prefix t: ";
+  model::append_iri_term(out_, id.exec_iri + "/thread/");
+  out_ += " .\n";
+  thread_iri_ = id.exec_iri + "/thread/" + std::to_string(thread_index_);
+  run_start_us_ = static_cast<std::int64_t>(id.start_ns / 1000);
+  thread_term_ = "t:" + std::to_string(thread_index_);
 
+  // Agent classes imply prov:Agent; prov-merge adds it (docs/format.md).
+  Turtle(out_)
+      .iri(id.user_iri)
+      .name("a")
+      .name("provio:User")
+      .pred("provio:userName")
+      .str(id.user)
+      .pred("provio:uid")
+      .u64(id.uid)
+      .end();
   const std::string& x = id.exec_iri;
-  t.iri(x).name("rdf:type").name("prov:Agent").end();
-  t.iri(x).name("rdf:type").name("provio:Program").end();
-  t.iri(x).name("prov:actedOnBehalfOf").iri(id.user_iri).end();
-  t.iri(x).name("provio:executable").str(id.executable).end();
-  t.iri(x).name("provio:commandLine").str(id.command_line).end();
-  t.iri(x).name("provio:pid").u64(static_cast<std::uint64_t>(id.pid)).end();
-  t.iri(x).name("provio:host").str(id.host).end();
-  t.iri(x).name("provio:startTime").time(id.start_ns).end();
-  if (!id.parent_exec_iri.empty()) t.iri(x).name("provio:parentRun").iri(id.parent_exec_iri).end();
-  if (!id.workflow.empty()) t.iri(x).name("provio:workflow").str(id.workflow).end();
-  if (!id.campaign.empty()) t.iri(x).name("provio:campaign").str(id.campaign).end();
-  if (!id.job_iri.empty()) {
-    t.iri(x).name("provio:job").iri(id.job_iri).end();
-    t.iri(id.job_iri).name("rdf:type").name("provio:Job").end();
-    t.iri(id.job_iri).name("provio:jobId").str(id.job_id).end();
-  }
+  Turtle t(out_);
+  t.iri(x).name("a").name("provio:Program").pred("prov:actedOnBehalfOf").iri(id.user_iri);
+  t.pred("provio:executable").str(id.executable).pred("provio:commandLine").str(id.command_line);
+  t.pred("provio:pid").u64(static_cast<std::uint64_t>(id.pid)).pred("provio:host").str(id.host);
+  t.pred("provio:startTime").time(id.start_ns);
+  if (!id.parent_exec_iri.empty()) t.pred("provio:parentRun").iri(id.parent_exec_iri);
+  if (!id.workflow.empty()) t.pred("provio:workflow").str(id.workflow);
+  if (!id.campaign.empty()) t.pred("provio:campaign").str(id.campaign);
+  if (!id.job_iri.empty()) t.pred("provio:job").iri(id.job_iri);
+  std::string rank_iri;
   if (id.rank >= 0) {
-    std::string rank_iri = id.rank_iri.empty() ? x + "/rank/" + std::to_string(id.rank) : id.rank_iri;
-    t.iri(x).name("provio:rank").iri(rank_iri).end();
-    t.iri(rank_iri).name("rdf:type").name("prov:Agent").end();
-    t.iri(rank_iri).name("rdf:type").name("provio:Rank").end();
-    t.iri(rank_iri).name("provio:rankNumber").u64(static_cast<std::uint64_t>(id.rank)).end();
-    t.iri(rank_iri).name("prov:actedOnBehalfOf").iri(id.user_iri).end();
+    rank_iri = id.rank_iri.empty() ? x + "/rank/" + std::to_string(id.rank) : id.rank_iri;
+    t.pred("provio:rank").iri(rank_iri);
   }
-
-  thread_iri_ = x + "/thread/" + std::to_string(thread_index_);
-  thread_term_.clear();
-  model::append_iri_term(thread_term_, thread_iri_);
-  t.iri(thread_iri_).name("rdf:type").name("prov:Agent").end();
-  t.iri(thread_iri_).name("rdf:type").name("provio:Thread").end();
-  t.iri(thread_iri_).name("prov:actedOnBehalfOf").iri(x).end();
-  t.iri(thread_iri_).name("provio:threadIndex").u64(thread_index_).end();
-  t.iri(thread_iri_).name("provio:tid").u64(static_cast<std::uint64_t>(tid_)).end();
+  t.end();
+  if (!id.job_iri.empty()) {
+    Turtle(out_).iri(id.job_iri).name("a").name("provio:Job").pred("provio:jobId").str(id.job_id).end();
+  }
+  if (!rank_iri.empty()) {
+    Turtle(out_)
+        .iri(rank_iri)
+        .name("a")
+        .name("provio:Rank")
+        .pred("provio:rankNumber")
+        .u64(static_cast<std::uint64_t>(id.rank))
+        .pred("prov:actedOnBehalfOf")
+        .iri(id.user_iri)
+        .end();
+  }
+  Turtle(out_)
+      .name(thread_term_)
+      .name("a")
+      .name("provio:Thread")
+      .pred("prov:actedOnBehalfOf")
+      .iri(x)
+      .pred("provio:threadIndex")
+      .u64(thread_index_)
+      .pred("provio:tid")
+      .u64(static_cast<std::uint64_t>(tid_))
+      .end();
 }
 
 void ThreadLog::declare_entity(EntityId id) {
@@ -255,135 +421,156 @@ void ThreadLog::declare_entity(EntityId id) {
   const model::Entity* e = model::entity(id);
   if (!e) return;
   if (e->parent != model::kNoEntity) declare_entity(e->parent);
-  const model::Entity* parent = model::entity(e->parent);
+  // Terms first: naming may declare a prefix, which must come before the block.
+  std::string parent = e->parent != model::kNoEntity ? names_.term(e->parent, out_) : std::string();
+  const std::string& self = names_.term(id, out_);
   Turtle t(out_);
-  t.iri(e->iri).name("rdf:type").name("prov:Entity").end();
+  t.name(self).name("a");
   switch (e->cls) {
     case EntityClass::kFile:
-    case EntityClass::kDirectory: t.iri(e->iri).name("provio:path").str(e->label).end(); break;
-    case EntityClass::kAttribute:
-      t.iri(e->iri).name("provio:name").str(e->label).end();
-      if (parent) t.iri(e->iri).name("provio:attributeOf").iri(parent->iri).end();
+    case EntityClass::kDirectory:
+      t.name(short_term(model::class_term(e->cls))).pred(":path").str(e->label);
       break;
-    case EntityClass::kRecord: t.iri(e->iri).name("rdfs:label").str(e->label).end(); break;
+    case EntityClass::kAttribute:
+      t.name(":Attribute").pred(":name").str(e->label);
+      if (!parent.empty()) t.pred(":attributeOf").name(parent);
+      break;
+    case EntityClass::kRecord:
+      // A caller's class may be anything: prov:Entity is written, not implied.
+      t.name("prov:Entity");
+      if (!e->type.empty() && e->type.front() == '<')
+        t.also().iri(e->type.substr(1, e->type.size() - 2));
+      else if (!e->type.empty())
+        t.also().name(e->type);
+      t.pred("rdfs:label").str(e->label);
+      break;
     default:
-      t.iri(e->iri).name("provio:objectPath").str(e->label).end();
-      if (parent) t.iri(e->iri).name("provio:inFile").iri(parent->iri).end();
+      t.name(short_term(model::class_term(e->cls))).pred(":objectPath").str(e->label);
+      if (!parent.empty()) t.pred(":inFile").name(parent);
   }
-  if (e->cls == EntityClass::kRecord) {
-    if (!e->type.empty()) {
-      if (e->type.front() == '<')
-        t.iri(e->iri).name("rdf:type").iri(e->type.substr(1, e->type.size() - 2)).end();
-      else
-        t.iri(e->iri).name("rdf:type").name(e->type).end();
-    }
-  } else {
-    t.iri(e->iri).name("rdf:type").name(model::class_term(e->cls)).end();
-  }
+  t.end();
 }
 
-// `<thread IRI/api/Op/e<n>[-<m>][/f<flags>]>`: made of already-encoded pieces, so it is built as a
-// term directly (no escaping scan).
+// `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
+// pieces that need no escaping beyond the API name's.
 void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) const {
-  term.assign(thread_term_, 0, thread_term_.size() - 1);
-  term += '/';
-  model::append_percent_encoded(term, model::api_name(s.api), false);
-  term += '/';
+  term.assign(thread_term_);
+  term += "\\/";
+  std::string api;
+  model::append_percent_encoded(api, model::api_name(s.api), false);
+  append_local_name(term, api);
+  term += '-';
   term += model::op_name(s.op);
-  term += "/e";
+  term += "-e";
   append_decimal(term, s.entity);
   if (s.other != model::kNoEntity) {
     term += '-';
     append_decimal(term, s.other);
   }
   if (s.flags) {
-    term += "/f";
+    term += "-f";
     append_decimal(term, s.flags);
   }
-  term += '>';
 }
 
-void ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId api, std::uint8_t flags,
-                                  EntityId entity, EntityId other) {
+Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId api, std::uint8_t flags,
+                                    EntityId entity, EntityId other) {
   declare_entity(entity);
   if (other != model::kNoEntity) declare_entity(other);
-  const model::Entity* e = model::entity(entity);
-  const model::Entity* o = model::entity(other);
+  std::string e = names_.term(entity, out_);
+  std::string o = other != model::kNoEntity ? names_.term(other, out_) : std::string();
   model::OpTerms terms = model::terms(op);
-  Turtle t(out_);
-  t.name(act).name("rdf:type").name("prov:Activity").end();
-  t.name(act).name("rdf:type").name(terms.activity_class).end();
-  t.name(act).name("provio:api").str(model::api_name(api)).end();
-  t.name(act).name("prov:wasAssociatedWith").name(thread_term_).end();
-  if (!e) return;
-  if (terms.generates) {
-    t.name(e->term).name("prov:wasGeneratedBy").name(act).end();
-    t.name(e->term).name("prov:wasAttributedTo").iri(model::identity().exec_iri).end();
-  } else {
-    t.name(act).name("prov:used").name(e->term).end();
-  }
-  t.name(e->term).name(terms.relation).name(act).end();
-  if (o) {
+  if (!o.empty() && !e.empty()) {
     // rename, copy, link: the new name is derived from the old and inherits its history
-    t.name(o->term).name("prov:wasDerivedFrom").name(e->term).end();
-    t.name(o->term).name("prov:wasGeneratedBy").name(act).end();
+    Turtle(out_).name(o).name("prov:wasDerivedFrom").name(e).pred("prov:wasGeneratedBy").name(act).end();
   }
-  if (flags & model::kFlagCollective) t.name(act).name("provio:transfer").str("collective").end();
-  if (flags & model::kFlagIndependent) t.name(act).name("provio:transfer").str("independent").end();
-  if (flags & model::kFlagNested) t.name(act).name("provio:nested").boolean(true).end();
+  // prov:Activity, the inverse relations and attribution follow from the class and the thread;
+  // prov-merge adds them (docs/format.md).
+  block_start_ = out_.size();
+  Turtle t(out_);
+  t.name(act).name("a").name(short_term(terms.activity_class));
+  t.pred(":api").str(model::api_name(api));
+  t.pred("prov:wasAssociatedWith").name(thread_term_);
+  if (!e.empty()) t.pred(terms.generates ? "prov:generated" : "prov:used").name(e);
+  if (flags & model::kFlagCollective) t.pred(":transfer").str("collective");
+  if (flags & model::kFlagIndependent) t.pred(":transfer").str("independent");
+  if (flags & model::kFlagNested) t.pred(":nested").name("true");
+  if (flags & model::kFlagCoarse) t.pred(":coarse").name("true");
+  return t;
+}
+
+void ThreadLog::write_chunk_if_full() {
+  if (out_.size() >= kWriteChunk) {
+    file_.write(out_);
+    out_.clear();
+  }
 }
 
 void ThreadLog::write_summaries() {
   std::string act, part;
-  for (std::size_t i = 0; i <= slot_mask_ && slots_used_ > 0; ++i) {
-    SummarySlot& s = slots_[i];
-    if (!s.used) continue;
+  for (std::size_t k = 0; k < dirty_used_; ++k) {
+    SummarySlot& s = slots_[dirty_[k]];
     activity_term_for(s, act);
-    describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
-    // Measures go on a part node named by this flush: merging several flushes or threads keeps
-    // every part (identical measures would otherwise collapse into one triple) and folds them.
-    part.assign(act, 0, act.size() - 1);
-    part += "/p";
-    append_decimal(part, flush_seq_);
-    part += '>';
-    Turtle t(out_);
-    t.name(act).name("provio:partial").name(part).end();
-    t.name(part).name("provio:count").u64(s.count).end();
-    t.name(part).name("provio:bytes").u64(s.bytes).end();
-    t.name(part).name("provio:elapsed").seconds(s.elapsed_ns).end();
-    t.name(part).name("prov:startedAtTime").time(s.first_start_ns).end();
-    t.name(part).name("prov:endedAtTime").time(s.last_end_ns).end();
-    s.used = false;
-    --slots_used_;
-    if (out_.size() >= kWriteChunk) {
-      file_.write(out_);
-      out_.clear();
+    bool inline_measures = !s.described && !restarted_;
+    if (!s.described) {
+      Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
+      MeasureText buf;
+      if (inline_measures)
+        t.more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
+                               run_start_us_));
+      t.end();
+      s.described = true;
     }
+    if (!inline_measures) {
+      // Later flushes: a part named by this flush number with what happened since the last one;
+      // prov-merge sums the parts into the activity (docs/format.md).
+      part.assign(act);
+      part += "\\/p";
+      append_decimal(part, flush_seq_);
+      Turtle(out_).name(act).name(":partial").name(part).end();
+      MeasureText buf;
+      Turtle(out_)
+          .name(part)
+          .more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
+                                run_start_us_))
+          .end();
+    }
+    s.count = s.bytes = s.elapsed_ns = 0;
+    write_chunk_if_full();
   }
+  dirty_used_ = 0;
 }
 
-void ThreadLog::write_traces() {
+void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   std::string act;
-  for (std::size_t i = 0; i < events_used_; ++i) {
-    const model::Event& ev = events_[i];
-    act.assign(thread_term_, 0, thread_term_.size() - 1);
-    act += "/c";
+  MeasureText buf;
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::Event& ev = events[i];
+    act.assign(thread_term_);
+    act += "\\/c";
     append_decimal(act, ++call_seq_);
-    act += '>';
-    describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
-    Turtle t(out_);
-    t.name(act).name("provio:count").u64(1).end();
-    t.name(act).name("provio:bytes").u64(ev.bytes).end();
-    t.name(act).name("provio:elapsed").seconds(ev.elapsed_ns).end();
-    if (ev.offset != model::kNoOffset) t.name(act).name("provio:offset").i64(ev.offset).end();
-    t.name(act).name("prov:startedAtTime").time(ev.start_ns).end();
-    t.name(act).name("prov:endedAtTime").time(ev.start_ns + ev.elapsed_ns).end();
-    if (out_.size() >= kWriteChunk) {
-      file_.write(out_);
-      out_.clear();
+    std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
+                                         ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
+    TraceHead::Key key{ev.entity, ev.api, ev.op, ev.flags};
+    TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
+    if (ev.other == model::kNoEntity && head.valid && head.key == key) {
+      // The same call on the same object as before: its entity is declared, its block head known.
+      out_ += act;
+      out_ += head.text;
+      out_ += " ; ";
+      out_ += m;
+      out_ += " .\n";
+    } else {
+      Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
+      if (ev.other == model::kNoEntity) {
+        head.key = key;
+        head.text.assign(out_, block_start_ + act.size(), std::string::npos);
+        head.valid = true;
+      }
+      t.more(m).end();
     }
+    write_chunk_if_full();
   }
-  events_used_ = 0;
 }
 
 }  // namespace provio::store

@@ -1,4 +1,4 @@
-// One thread's provenance: a fixed-size summary table (level summary) or event buffer (level
+// One thread's provenance: a fixed-size activity table (level summary) or event buffer (level
 // trace), and the Turtle file it is flushed to.
 //
 // Hard rule: record() is the hot path. It takes no lock, makes no syscall and allocates nothing
@@ -6,6 +6,12 @@
 // touch a log is one flushing every log (process exit, flush_all), and it first claims the log
 // through `state_` (idle → outside), the compare-and-swap the owner does (idle → owner) around each
 // record(). The owner waits out such a flush instead of dropping its event.
+//
+// Summary output grows with distinct (API, operation, object) only: a slot lives as long as the
+// log, its activity is described once per file, and a flush writes only the slots that changed
+// since the previous one (docs/format.md). When the table is 3/4 full it doubles, up to 16 times
+// its first size and within the process's memory bound; past that, new keys are recorded on
+// their file (coarse activities); only a table full even of those is flushed and started afresh.
 #pragma once
 
 #include <sys/types.h>
@@ -18,12 +24,15 @@
 
 #include "model/config.h"
 #include "model/event.h"
+#include "store/file_names.h"
 #include "store/output_file.h"
 #include "store/record_buffer.h"
+#include "store/turtle.h"
 
 namespace provio::store {
 
-// Activities aggregated per (API, operation, entity, other entity, flags).
+// Activities aggregated per (API, operation, entity, other entity, flags). The measures are those
+// since the last flush (a part); `described` says the activity is already in the file.
 struct SummarySlot {
   model::EntityId entity;
   model::EntityId other;
@@ -31,6 +40,7 @@ struct SummarySlot {
   model::Op op;
   std::uint8_t flags;
   bool used;
+  bool described;
   std::uint64_t count;
   std::uint64_t bytes;
   std::uint64_t elapsed_ns;
@@ -62,6 +72,9 @@ class ThreadLog {
   void flush_now();
   // Fork child: drop the buffer and the descriptor; the parent still owns both.
   void abandon() { file_.abandon(); }
+  // Writer thread (background_writer.h): formats and writes the buffer handed off by record(),
+  // then marks it returned. Its last access to this log.
+  void write_handed_off();
 
   // After process exit has begun, every record is flushed at once (events recorded by other
   // libraries' exit handlers, such as HDF5 closing files, are not lost).
@@ -74,39 +87,80 @@ class ThreadLog {
  private:
   bool claim_as_owner();
   void release();
-  void add_summary(const model::Event& ev);
+  // Adds the event to its slot (a new one if needed); false if the table is full.
+  bool add_summary(const model::Event& ev);
+  SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
+  // Doubles the activity table (rare: allocates, rehashes); false if it may not grow.
+  bool grow_summary();
+  void clear_summary();
   void flush_locked(bool closing = false);
   void write_header();
   void declare_entity(model::EntityId id);
   void activity_term_for(const SummarySlot& s, std::string& term) const;
-  void describe_activity(std::string_view act, model::Op op, model::ApiId api, std::uint8_t flags,
-                         model::EntityId entity, model::EntityId other);
+  // Starts the activity's block: class, API, thread, entity relation, flags (and writes the other
+  // entity's derivation before it). The caller adds measures and ends the block.
+  Turtle describe_activity(std::string_view act, model::Op op, model::ApiId api, std::uint8_t flags,
+                           model::EntityId entity, model::EntityId other);
   void write_summaries();
-  void write_traces();
+  void write_traces(const model::Event* events, std::size_t n);
+  // Opens the file and writes the header if not done yet; false if the file has failed.
+  bool prepare_output();
+  // Waits until the buffer handed to the background writer, if any, is written.
+  void wait_handed_off() const;
+  void write_chunk_if_full();
 
   std::atomic<std::uint8_t> state_{kIdle};
   model::Level level_;
   unsigned thread_index_;
   pid_t tid_;
   std::string thread_iri_;
-  std::string thread_term_;  // thread_iri_ as a Turtle term
+  std::string thread_term_;        // thread_iri_ as a prefixed name: "t:<index>"
+  std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
 
   // summary
   std::unique_ptr<SummarySlot[]> slots_;
   std::size_t slot_mask_ = 0;
   std::size_t slots_used_ = 0;
-  std::size_t slots_limit_ = 0;  // flush when this many are used (3/4 of the table)
+  std::size_t fine_limit_ = 0;              // past this many slots, new keys go on their file (3/4)
+  std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
+  std::size_t slots_max_ = 0;               // the table never grows beyond this many slots
+  std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
+  std::size_t dirty_used_ = 0;
+  bool restarted_ = false;  // the table was started afresh: measures go on parts only
   // trace
   std::unique_ptr<model::Event[]> events_;
   std::size_t event_capacity_ = 0;
   std::size_t events_used_ = 0;
+  // A full buffer handed to the background writer: owned by it while in_flight_.
+  std::unique_ptr<model::Event[]> spare_;
+  std::size_t spare_used_ = 0;
+  std::atomic<bool> in_flight_{false};
   std::uint64_t call_seq_ = 0;
 
+  // Trace: the block head (class to flags, after the subject) of recent (object, API, operation,
+  // flags), so that a repeated call costs its subject and measures. Direct-mapped, per file.
+  struct TraceHead {
+    struct Key {
+      model::EntityId entity;
+      model::ApiId api;
+      model::Op op;
+      std::uint8_t flags;
+      bool operator==(const Key& o) const {
+        return entity == o.entity && api == o.api && op == o.op && flags == o.flags;
+      }
+    } key{};
+    bool valid = false;
+    std::string text;
+  };
+  static constexpr std::size_t kTraceHeads = 64;
+  std::unique_ptr<TraceHead[]> trace_heads_;
+  std::size_t block_start_ = 0;  // where describe_activity's block began in out_
   std::uint64_t next_flush_ns_ = 0;
   std::uint64_t flush_seq_ = 0;
   std::uint64_t recorded_ = 0;
   std::unique_ptr<RecordBuffer> records_;  // workflow-level records; null until the first
   std::vector<bool> declared_;             // entities already described in this file
+  FileNames names_;                        // prefixes and entity terms of this file
   std::string out_;                        // formatting buffer, reused
   OutputFile file_;
   bool header_written_ = false;

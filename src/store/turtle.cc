@@ -3,6 +3,7 @@
 #include "store/turtle.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <ctime>
@@ -109,8 +110,61 @@ void append_datetime(std::string& out, std::uint64_t ns) {
   out += 'Z';
 }
 
+bool append_local_name(std::string& out, std::string_view local) {
+  std::size_t start = out.size();
+  for (std::size_t i = 0; i < local.size(); ++i) {
+    char c = local[i];
+    bool bare = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                c == ':' || (c == '-' && i > 0);
+    if (c == '%' && i + 2 < local.size() && std::isxdigit(static_cast<unsigned char>(local[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(local[i + 2]))) {
+      bare = true;  // PLX: a percent escape stays as it is
+    }
+    if (bare) {
+      out += c;
+    } else if (std::string_view("_~.-!$&'()*+,;=/?#@%").find(c) != std::string_view::npos) {
+      out += '\\';
+      out += c;
+    } else {
+      out.resize(start);
+      return false;
+    }
+  }
+  return true;
+}
+
 void Turtle::sep() {
   if (terms_++ > 0) out_ += ' ';
+}
+
+Turtle& Turtle::pred(std::string_view predicate) {
+  if (terms_ == 1) return name(predicate);  // the subject's first predicate
+  if (terms_ != 3) bad_ = true;
+  out_ += " ; ";
+  out_ += predicate;
+  terms_ = 2;
+  return *this;
+}
+
+Turtle& Turtle::more(std::string_view pairs) {
+  if (terms_ != 1 && terms_ != 3) bad_ = true;
+  out_ += terms_ == 1 ? " " : " ; ";
+  out_ += pairs;
+  terms_ = 3;
+  return *this;
+}
+
+Turtle& Turtle::also() {
+  if (terms_ != 3) bad_ = true;
+  out_ += " ,";
+  terms_ = 2;
+  return *this;
+}
+
+Turtle& Turtle::integer(std::int64_t n) {
+  sep();
+  append_number(out_, n);
+  return *this;
 }
 
 Turtle& Turtle::iri(std::string_view iri) {

@@ -1,9 +1,10 @@
-// A lean Turtle statement writer: one statement per line (the N-Triples subset of Turtle, with
-// the prefixed names declared in the file header), appended to a caller-owned string. Used at
+// A lean Turtle writer, appended to a caller-owned string: one subject block per line
+// (`S p o ; p o , o .`, prefixed names declared by the caller), or a single statement. Used at
 // flush time, never on the recording path.
 //
-// Hard rule: a statement is written whole or not at all. A term that cannot be written (an empty
-// IRI) marks the statement bad, and end() rolls the buffer back to where the statement began.
+// Hard rule: a block is written whole or not at all. A term that cannot be written (an empty
+// IRI) marks the block bad, and end() rolls the buffer back to where the block began, so a reader
+// that loses a line loses exactly one block.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +28,18 @@ class Turtle {
   Turtle& seconds(std::uint64_t ns);   // ns as "s.nnnnnnnnn"^^xsd:double, exact to the ns
   Turtle& time(std::uint64_t ns);      // "YYYY-MM-DDThh:mm:ss.uuuuuuZ"^^xsd:dateTime
   Turtle& boolean(bool b);             // "true"^^xsd:boolean
-  // Ends the statement: " .\n", or rolls it back if a term was bad. Returns whether it was kept.
+  // Bare Turtle numbers (xsd:integer, xsd:decimal): the raw files' compact measures; the
+  // property's range in provio.ttl gives their datatype in merged graphs (docs/format.md).
+  Turtle& integer(std::int64_t n);  // 42
+  // After an object: " ; " and the next predicate of the same subject (after the subject alone:
+  // its first predicate).
+  Turtle& pred(std::string_view predicate);
+  // Pre-formatted "p o ; p o" pairs continuing the block (after an object: " ; " first; after
+  // the subject alone: " "). For the writer's own numbers, built in one buffer and appended once.
+  Turtle& more(std::string_view pairs);
+  // After an object: " , " before another object of the same predicate.
+  Turtle& also();
+  // Ends the block: " .\n", or rolls it back if a term was bad. Returns whether it was kept.
   bool end();
 
  private:
@@ -35,9 +47,14 @@ class Turtle {
 
   std::string& out_;
   std::size_t start_;
-  int terms_ = 0;
+  int terms_ = 0;  // terms of the current triple: 0 subject, 1 predicate, 2 object, 3 complete
   bool bad_ = false;
 };
+
+// Appends `local` as the local part of a prefixed name (after "prefix:"), with the characters
+// Turtle's PN_LOCAL does not allow bare backslash-escaped. `local` is already percent-encoded
+// (an IRI piece); false (nothing appended) if it holds a byte a local name cannot carry at all.
+bool append_local_name(std::string& out, std::string_view local);
 
 // Escapes `text` as the body of a Turtle "…" string (exposed for tests and the tools).
 void append_escaped_string(std::string& out, std::string_view text);

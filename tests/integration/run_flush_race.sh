@@ -6,7 +6,7 @@ trap 'rm -rf "$work"' EXIT
 for run in 1 2 3; do
   export PROVIO_DIR=$work/$run
   expected=$("$1" 8 32)
-  got=$(cat "$PROVIO_DIR"/*.ttl | grep -o 'provio:count "[0-9]*"' | grep -o '[0-9]*' | awk '{s+=$1} END {print s}')
+  got=$(cat "$PROVIO_DIR"/*.ttl | grep -o ':count [0-9]*' | grep -o '[0-9]*' | awk '{s+=$1} END {print s}')
   [ "$got" = "$expected" ] || { echo "run $run: $got events in the files, $expected recorded"; exit 1; }
 done
 echo "ok: 3 runs, every event once"

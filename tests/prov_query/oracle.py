@@ -15,6 +15,9 @@ import rdflib
 from rdflib import Literal, Namespace, URIRef
 from rdflib.namespace import RDF, XSD
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import raw_graph  # noqa: E402
+
 PROV = Namespace("http://www.w3.org/ns/prov#")
 PROVIO = Namespace("http://www.w3.org/ns/provio#")
 EX = Namespace("urn:oracle:")
@@ -32,7 +35,7 @@ def load(paths):
     for p in paths:
         if os.path.isdir(p):
             for f in sorted(glob.glob(os.path.join(p, "**", "*.ttl"), recursive=True)):
-                g.parse(f, format="turtle")
+                g += raw_graph.load(f)
         else:
             g.parse(p, format="nt" if p.endswith(".nt") else "turtle")
     fold(g)
@@ -40,7 +43,8 @@ def load(paths):
 
 
 def fold(g):
-    """Sum count/bytes/elapsed of each activity's parts, min start, max end; drop the parts."""
+    """Sum count/bytes/elapsed of each activity's own measures (a raw file's first flush) and its
+    parts', min start, max end; drop the parts."""
     acts = {}
     for a, part in list(g.subject_objects(PROVIO["partial"])):
         acts.setdefault(a, []).append(part)
@@ -48,7 +52,7 @@ def fold(g):
         count = bytes_ = 0
         elapsed = Decimal(0)
         starts, ends = [], []
-        for part in parts:
+        for part in parts + [a]:
             for p, o in list(g.predicate_objects(part)):
                 if p == PROVIO["count"]:
                     count += int(o)
@@ -60,7 +64,11 @@ def fold(g):
                     starts.append(str(o))
                 elif p == PROV["endedAtTime"]:
                     ends.append(str(o))
-            g.remove((part, None, None))
+                else:
+                    continue
+                g.remove((part, p, o))
+            if part != a:
+                g.remove((part, None, None))
             g.remove((a, PROVIO["partial"], part))
         g.add((a, PROVIO["count"], Literal(str(count), datatype=XSD.unsignedLong)))
         g.add((a, PROVIO["bytes"], Literal(str(bytes_), datatype=XSD.unsignedLong)))

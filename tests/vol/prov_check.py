@@ -14,6 +14,9 @@ import sys
 
 import rdflib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import raw_graph  # noqa: E402
+
 PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
 PIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
 
@@ -29,18 +32,13 @@ def load(d):
         fail("no provenance files in " + d)
     graphs = []
     for f in files:
-        g = rdflib.Graph()
-        g.parse(f, format="turtle")
-        graphs.append((f, g))
+        graphs.append((f, raw_graph.load(f)))
     return graphs
 
 
 def measure(g, act, prop):
-    """A measure of an activity: its parts' sum at summary level, its own value at trace level."""
-    parts = list(g.objects(act, PIO.partial))
-    if parts:
-        return sum(int(v) for p in parts for v in g.objects(p, prop))
-    return sum(int(v) for v in g.objects(act, prop))
+    """A measure of an activity: its own value plus its parts' (summary level)."""
+    return raw_graph.measure(g, act, prop[len(str(PIO)):])
 
 
 def activities(g, api):

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/complete.h"
 #include "common/terms.h"
 
 namespace provio::rdf {
@@ -101,6 +102,9 @@ std::string u64_term(std::uint64_t v) {
 
 FoldResult fold(Graph& graph) {
   FoldResult result;
+  // First what raw files leave out: measures must be in their merged datatypes before parts and
+  // measures of merged graphs are compared.
+  complete(graph);
   TermId measure_id[kMeasures];
   for (int m = 0; m < kMeasures; ++m) measure_id[m] = graph.terms.find(kMeasureIri[m]);
   TermId partial = graph.terms.find(kPartial);

@@ -1,10 +1,11 @@
 // Reading inputs (see reader.h).
 //
-// The fast path reads provio's raw per-thread files: a fixed @prefix header, then one statement
-// per line. A line it does not understand (a Turtle form it does not handle, or damage) is handed
-// to raptor on its own, with the prefixes seen so far, so raptor stays the judge of what is valid
-// and the line number in its message is the file's. Other files go to raptor whole; raptor stops
-// at its first error and keeps what came before.
+// The fast path reads provio's raw per-thread files: a fixed @prefix header, then one subject
+// block per line (`S p o ; p o , o .`: the current format) or one statement per line (the format
+// before it; docs/format.md), with @prefix lines anywhere. A line it does not understand (a Turtle form it
+// does not handle, or damage) is handed to raptor on its own, with the prefixes seen so far, so raptor stays
+// the judge of what is valid and the line number in its message is the file's. Other files go to raptor
+// whole; raptor stops at its first error and keeps what came before.
 #include "common/reader.h"
 
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -236,7 +238,7 @@ class ChunkReader {
   std::unique_ptr<char[]> scratch_;
 };
 
-// The fast path: one statement per line.
+// The fast path: one subject block (or statement) per line.
 class LineParser {
  public:
   LineParser(FileContext& ctx, Raptor& raptor) : ctx_(ctx), raptor_(raptor) {}
@@ -260,9 +262,9 @@ class LineParser {
     if (p == e || *p == '#') return;
     if (*p == '@') {
       if (prefix(p, e)) return;
-    } else if (TermId s, pr, o; term(p, e, s, 0) && term(p, e, pr, 1) && term(p, e, o, 2) && end(p, e)) {
-      ctx_.graph->add(s, pr, o);
-      ++ctx_.report.triples;
+    } else if (block(p, e)) {
+      for (const Triple& t : block_) ctx_.graph->add(t.s, t.p, t.o);
+      ctx_.report.triples += block_.size();
       return;
     }
     if (through_raptor(text, number)) return;
@@ -388,6 +390,26 @@ class LineParser {
     return true;
   }
 
+  // "S p o , o ; p o ." into block_; false (nothing kept) if any of it is not the fast path's.
+  bool block(const char*& p, const char* e) {
+    block_.clear();
+    TermId s, pr, o;
+    if (!term(p, e, s, 0)) return false;
+    while (true) {
+      if (!term(p, e, pr, 1)) return false;
+      while (true) {
+        if (!term(p, e, o, 2)) return false;
+        block_.push_back({s, pr, o});
+        skip_space(p, e);
+        if (p == e || *p != ',') break;
+        ++p;
+      }
+      if (p == e || *p != ';') break;
+      ++p;
+    }
+    return end(p, e);
+  }
+
   bool end(const char*& p, const char* e) {
     skip_space(p, e);
     if (p == e || *p != '.') return false;
@@ -424,21 +446,79 @@ class LineParser {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   }
 
+  // prefix:local, with PN_LOCAL's backslash escapes (`\/`, `\#`, …) and %HH kept as they are.
   bool pname(const char*& p, const char* e, std::string& out) {
     const char* q = p;
     while (q < e && *q != ':' && name_char(*q)) ++q;
     if (q == e || *q != ':') return false;
     std::string_view key(p, static_cast<std::size_t>(q - p));
-    const char* local = ++q;
-    while (q < e && (name_char(*q) || *q == '.')) ++q;
-    if (q > local && q[-1] == '.') --q;  // the statement's '.'
     auto it = std::find_if(prefixes_.begin(), prefixes_.end(), [&](auto& kv) { return kv.first == key; });
     if (it == prefixes_.end()) return false;
     out = '<';
     out += it->second;
-    out.append(local, static_cast<std::size_t>(q - local));
+    ++q;
+    std::size_t dots = 0;  // trailing '.'s so far: the statement's end, not the name's
+    while (q < e) {
+      char c = *q;
+      if (c == '\\') {
+        if (q + 1 == e || std::string_view("_~.-!$&'()*+,;=/?#@%").find(q[1]) == std::string_view::npos)
+          return false;
+        out += q[1];
+        q += 2;
+        dots = 0;
+      } else if (c == '%') {
+        if (e - q < 3 || !std::isxdigit(static_cast<unsigned char>(q[1])) ||
+            !std::isxdigit(static_cast<unsigned char>(q[2])))
+          return false;
+        out.append(q, 3);
+        q += 3;
+        dots = 0;
+      } else if (name_char(c) || c == ':' || c == '.') {
+        out += c;
+        dots = c == '.' ? dots + 1 : 0;
+        ++q;
+      } else {
+        break;
+      }
+    }
+    q -= dots;
+    out.resize(out.size() - dots);
+    if (out.size() > it->second.size() + 1 && out[it->second.size() + 1] == '.') return false;
     out += '>';
     p = q;
+    return true;
+  }
+
+  // A bare Turtle number (xsd:integer, xsd:decimal, xsd:double) or boolean at p; false if the
+  // token is not one.
+  bool bare_literal(std::string_view token, std::string& out) {
+    if (token == "true" || token == "false") {
+      out = '"';
+      out += token;
+      out += "\"^^<http://www.w3.org/2001/XMLSchema#boolean>";
+      return true;
+    }
+    std::size_t i = token.size() && (token[0] == '+' || token[0] == '-') ? 1 : 0;
+    std::size_t digits = 0, point = 0, exponent = 0;
+    for (; i < token.size(); ++i) {
+      char c = token[i];
+      if (c >= '0' && c <= '9') {
+        ++digits;
+      } else if (c == '.' && !point && !exponent) {
+        point = i;
+      } else if ((c == 'e' || c == 'E') && digits && !exponent) {
+        exponent = i;
+        if (i + 1 < token.size() && (token[i + 1] == '+' || token[i + 1] == '-')) ++i;
+        if (i + 1 == token.size()) return false;
+      } else {
+        return false;
+      }
+    }
+    if (!digits || (point && point + 1 == token.size())) return false;
+    out = '"';
+    out += token;
+    out += "\"^^<http://www.w3.org/2001/XMLSchema#";
+    out += exponent ? "double>" : point ? "decimal>" : "integer>";
     return true;
   }
 
@@ -558,9 +638,15 @@ class LineParser {
       id = terms.intern(scratch_);
     } else {
       const char* q = p;
-      while (q < e && *q != ' ' && *q != '\t') ++q;
+      while (q < e && *q != ' ' && *q != '\t' && *q != ',' && *q != ';') q += *q == '\\' && q + 1 < e ? 2 : 1;
       std::string_view token(p, static_cast<std::size_t>(q - p));
-      if (token.size() > 1 && token.back() == '.' && pos == 2) token.remove_suffix(1);
+      if (token.size() > 1 && token.back() == '.' && pos == 2 && token[token.size() - 2] != '\\')
+        token.remove_suffix(1);
+      if (pos == 2 && bare_literal(token, scratch_)) {
+        id = terms.intern(scratch_);
+        p += token.size();
+        return p < e && (*p == ' ' || *p == '\t' || *p == '.' || *p == ',' || *p == ';');
+      }
       std::size_t slot = std::hash<std::string_view>{}(token) & (kTokenCache - 1);
       if (tokens_[slot].first == token) {
         id = tokens_[slot].second;
@@ -576,8 +662,8 @@ class LineParser {
         tokens_[slot] = {std::string(token), id};
       }
     }
-    // a term ends at a space, or (last term) at the '.'
-    return p < e && (*p == ' ' || *p == '\t' || (pos == 2 && *p == '.'));
+    // a term ends at a space, or (an object) at the '.', ',' or ';' after it
+    return p < e && (*p == ' ' || *p == '\t' || (pos == 2 && (*p == '.' || *p == ',' || *p == ';')));
   }
 
   static constexpr std::size_t kTokenCache = 256;
@@ -586,6 +672,7 @@ class LineParser {
   std::vector<std::pair<std::string, std::string>> prefixes_;
   std::string header_;
   std::string scratch_, dt_, raw_, last_subject_;
+  std::vector<Triple> block_;         // the line being parsed, added only when all of it is read
   std::vector<std::string> pending_;  // lines of a statement raptor saw open at their end
   std::uint64_t pending_number_ = 0;
   std::string pending_error_;

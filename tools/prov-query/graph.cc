@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <map>
 
+#include "common/merge.h"
+
 namespace provio::query {
 
 const char* const kSparqlPrefixes =
@@ -151,70 +153,6 @@ Status Graph::list_raw_directory(const std::string& dir, std::vector<std::string
   return Status::success();
 }
 
-// Folds each summary activity's parts into the activity (docs/format.md, "Merged graphs").
-Status Graph::fold_parts() {
-  struct Sum {
-    std::uint64_t count = 0, bytes = 0, ns = 0;
-    bool has_count = false, has_bytes = false, has_elapsed = false;
-    std::string start, end;
-    std::vector<std::string> parts;
-  };
-  std::map<std::string, Sum> sums;
-  NodePtr partial = iri_node(world_, provio("partial"));
-  {
-    StmtPtr pattern(
-        librdf_new_statement_from_nodes(world_, nullptr, librdf_new_node_from_node(partial.get()), nullptr));
-    StreamPtr st(librdf_model_find_statements(model_, pattern.get()));
-    for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get())) {
-      librdf_statement* s = librdf_stream_get_object(st.get());
-      Cell a = to_cell(librdf_statement_get_subject(s));
-      Cell p = to_cell(librdf_statement_get_object(s));
-      if (a.kind == Cell::Kind::kIri && p.kind == Cell::Kind::kIri) sums[a.value].parts.push_back(p.value);
-    }
-  }
-  for (auto& [activity, sum] : sums) {
-    for (const auto& part : sum.parts) {
-      std::string v;
-      if (!(v = value(part, provio("count"))).empty())
-        sum.count += std::strtoull(v.c_str(), nullptr, 10), sum.has_count = true;
-      if (!(v = value(part, provio("bytes"))).empty())
-        sum.bytes += std::strtoull(v.c_str(), nullptr, 10), sum.has_bytes = true;
-      std::uint64_t ns = 0;
-      if (seconds_to_ns(value(part, provio("elapsed")), ns)) sum.ns += ns, sum.has_elapsed = true;
-      v = value(part, prov("startedAtTime"));
-      if (!v.empty() && (sum.start.empty() || v < sum.start)) sum.start = v;
-      v = value(part, prov("endedAtTime"));
-      if (!v.empty() && v > sum.end) sum.end = v;
-      // Drop the part node and the link to it.
-      NodePtr pn = iri_node(world_, part);
-      std::vector<StmtPtr> doomed;
-      StmtPtr pattern(
-          librdf_new_statement_from_nodes(world_, librdf_new_node_from_node(pn.get()), nullptr, nullptr));
-      StreamPtr st(librdf_model_find_statements(model_, pattern.get()));
-      for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get()))
-        doomed.emplace_back(librdf_new_statement_from_statement(librdf_stream_get_object(st.get())));
-      st.reset();
-      doomed.emplace_back(librdf_new_statement_from_nodes(world_, iri_node(world_, activity).release(),
-                                                          librdf_new_node_from_node(partial.get()),
-                                                          pn.release()));
-      for (auto& d : doomed) librdf_model_remove_statement(model_, d.get());
-    }
-    auto add = [&](const std::string& p, const std::string& lexical, std::string_view type) {
-      UriPtr dt(librdf_new_uri(world_, u(std::string(kXsdNs).append(type))));
-      librdf_model_add(model_, iri_node(world_, activity).release(), iri_node(world_, p).release(),
-                       librdf_new_node_from_typed_literal(world_, u(lexical), nullptr, dt.get()));
-    };
-    if (sum.has_count) add(provio("count"), std::to_string(sum.count), "unsignedLong");
-    if (sum.has_bytes) add(provio("bytes"), std::to_string(sum.bytes), "unsignedLong");
-    if (sum.has_elapsed) {
-      add(provio("elapsed"), Cell::seconds(sum.ns).value, "double");
-    }
-    if (!sum.start.empty()) add(prov("startedAtTime"), sum.start, "dateTime");
-    if (!sum.end.empty()) add(prov("endedAtTime"), sum.end, "dateTime");
-  }
-  return Status::success();
-}
-
 Status Graph::load(const std::vector<std::string>& inputs) {
   if (inputs.empty())
     return Status::error("no input (give merged Turtle files, a provenance directory or a store)");
@@ -242,13 +180,20 @@ Status Graph::load(const std::vector<std::string>& inputs) {
       mem_files_.push_back(in);
     }
   }
-  for (const auto& f : mem_files_) {
-    std::string error;
-    bool nt = f.size() > 3 && f.compare(f.size() - 3, 3, ".nt") == 0;
-    if (!mem_->parse(f, nt, error)) return Status::error(error);
+  if (raw_) {
+    // Raw files leave out what the vocabulary implies and carry summary parts: they are read,
+    // completed and folded by prov-merge's engine, so both tools give one answer.
+    raw_graph_ = std::make_unique<rdf::Graph>();
+    rdf::MergeResult r = rdf::merge_inputs(inputs, 0, *raw_graph_);
+    if (r.damaged() && !r.messages.empty()) return Status::error(r.messages.front());
+    mem_->add(*raw_graph_);
+  } else {
+    for (const auto& f : mem_files_) {
+      std::string error;
+      bool nt = f.size() > 3 && f.compare(f.size() - 3, 3, ".nt") == 0;
+      if (!mem_->parse(f, nt, error)) return Status::error(error);
+    }
   }
-  // Merged files carry no parts; folding is only needed (and only costs) for raw input.
-  if (raw_) mem_->fold_parts();
   mem_->finish();
   return Status::success();
 }
@@ -276,11 +221,15 @@ Cell to_cell(librdf_node* node) {
 
 Status Graph::load_redland_files() {
   Status s = open_storage("hash-type='memory'", "provio");
+  if (s.ok && raw_graph_) {
+    std::string error;
+    if (!rdf::add_to_model(*raw_graph_, world_, model_, error)) s = Status::error(error);
+    return s;
+  }
   for (const auto& f : mem_files_) {
     if (!s.ok) break;
     s = parse_file(f);
   }
-  if (s.ok && raw_) s = fold_parts();
   return s;
 }
 

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/graph.h"
 #include "mem_graph.h"
 #include "table.h"
 
@@ -82,7 +83,6 @@ class Graph {
   Status open_storage(const std::string& options, const char* name);
   Status parse_file(const std::string& path);
   Status list_raw_directory(const std::string& dir, std::vector<std::string>& files);
-  Status fold_parts();
   Status take_error(std::string_view what);
   Status load_redland_files();
 
@@ -94,7 +94,9 @@ class Graph {
   // Plain file inputs load into mem_ (fast); Redland gets them only if SPARQL is asked for.
   std::unique_ptr<MemGraph> mem_;
   std::vector<std::string> mem_files_;
-  bool raw_ = false;     // raw per-thread files among the inputs: summary parts to fold
+  bool raw_ = false;  // raw per-thread files among the inputs: read, completed and folded by
+                      // provio_rdf exactly as prov-merge does (raw_graph_ holds the result)
+  std::unique_ptr<rdf::Graph> raw_graph_;
   int line_offset_ = 0;  // lines of prepended prefixes, subtracted from query error lines
   friend int log_handler(void*, librdf_log_message*);
 };

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "common/terms.h"
+
 namespace provio::query {
 namespace {
 
@@ -110,66 +112,27 @@ bool MemGraph::parse(const std::string& path, bool ntriples, std::string& error)
   return true;
 }
 
-void MemGraph::fold_parts() {
-  const std::string provio_ns = "http://www.w3.org/ns/provio#", prov_ns = "http://www.w3.org/ns/prov#";
-  std::uint32_t partial = find_iri(provio_ns + "partial");
-  if (partial == kNone) return;
-  // Set semantics first: a part seen twice (the same file given twice) must count once.
-  std::sort(spo_.begin(), spo_.end());
-  spo_.erase(std::unique(spo_.begin(), spo_.end()), spo_.end());
-  auto iri = [&](const std::string& s) { return intern(Cell::iri(s), ""); };
-  const std::uint32_t count = iri(provio_ns + "count"), bytes = iri(provio_ns + "bytes"),
-                      elapsed = iri(provio_ns + "elapsed"), started = iri(prov_ns + "startedAtTime"),
-                      ended = iri(prov_ns + "endedAtTime");
-  struct Sum {
-    std::uint64_t count = 0, bytes = 0, ns = 0;
-    bool has_count = false, has_bytes = false, has_elapsed = false;
-    std::string start, end;
-  };
-  std::unordered_map<std::uint32_t, std::uint32_t> activity_of;  // part → activity
-  for (const auto& t : spo_)
-    if (t[1] == partial) activity_of[t[2]] = t[0];
-  std::unordered_map<std::uint32_t, Sum> sums;
-  std::vector<Triple> kept;
-  kept.reserve(spo_.size());
-  for (const auto& t : spo_) {
-    if (t[1] == partial) {
-      sums[t[0]];
-      continue;
+void MemGraph::add(const rdf::Graph& graph) {
+  // Terms come in their canonical N-Triples spelling (common/graph.h).
+  std::vector<std::uint32_t> ids(graph.terms.size(), kNone);
+  auto id = [&](rdf::TermId t) {
+    if (ids[t] != kNone) return ids[t];
+    std::string_view text = graph.terms[t];
+    Cell c;
+    if (auto lit = rdf::parse_literal(text)) {
+      c = Cell::text(std::move(lit->lexical));
+      c.datatype = std::string(lit->datatype);
+      c.lang = std::string(lit->lang);
+    } else if (text.rfind("_:", 0) == 0) {
+      c.kind = Cell::Kind::kBlank;
+      c.value = std::string(text.substr(2));
+    } else {
+      c = Cell::iri(std::string(rdf::iri_body(text)));
     }
-    auto it = activity_of.find(t[0]);
-    if (it == activity_of.end()) {
-      kept.push_back(t);
-      continue;
-    }
-    Sum& s = sums[it->second];
-    const std::string& v = terms_[t[2]].value;
-    std::uint64_t ns = 0;
-    if (t[1] == count)
-      s.count += std::strtoull(v.c_str(), nullptr, 10), s.has_count = true;
-    else if (t[1] == bytes)
-      s.bytes += std::strtoull(v.c_str(), nullptr, 10), s.has_bytes = true;
-    else if (t[1] == elapsed && seconds_to_ns(v, ns))
-      s.ns += ns, s.has_elapsed = true;
-    else if (t[1] == started && (s.start.empty() || v < s.start))
-      s.start = v;
-    else if (t[1] == ended && v > s.end)
-      s.end = v;
-  }
-  const std::string xsd = "http://www.w3.org/2001/XMLSchema#";
-  auto literal = [&](const std::string& lexical, const char* type) {
-    Cell c = Cell::text(lexical);
-    c.datatype = xsd + type;
-    return intern(std::move(c), "");
+    return ids[t] = intern(std::move(c), "");
   };
-  for (const auto& [a, s] : sums) {
-    if (s.has_count) kept.push_back({a, count, literal(std::to_string(s.count), "unsignedLong")});
-    if (s.has_bytes) kept.push_back({a, bytes, literal(std::to_string(s.bytes), "unsignedLong")});
-    if (s.has_elapsed) kept.push_back({a, elapsed, literal(Cell::seconds(s.ns).value, "double")});
-    if (!s.start.empty()) kept.push_back({a, started, literal(s.start, "dateTime")});
-    if (!s.end.empty()) kept.push_back({a, ended, literal(s.end, "dateTime")});
-  }
-  spo_ = std::move(kept);
+  spo_.reserve(spo_.size() + graph.size());
+  for (const rdf::Triple& t : graph.triples()) spo_.push_back({id(t.s), id(t.p), id(t.o)});
 }
 
 void MemGraph::finish() {

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/graph.h"
 #include "table.h"
 
 namespace provio::query {
@@ -21,10 +22,8 @@ class MemGraph {
   // Parses one file (Turtle, or N-Triples when `ntriples`). On failure `error` is
   // "path:line:col: message" and false is returned.
   bool parse(const std::string& path, bool ntriples, std::string& error);
-  // Folds summary parts into their activities (docs/format.md, "Merged graphs"): count, bytes,
-  // elapsed summed (exact to the ns), first start, last end; parts and provio:partial dropped.
-  // For raw per-thread files; call after the last parse, before finish().
-  void fold_parts();
+  // Adds every triple of a graph read by provio_rdf (raw per-thread files, completed and folded).
+  void add(const rdf::Graph& graph);
   // Sorts and indexes; call once after the last parse.
   void finish();
 

@@ -1,0 +1,30 @@
+// The per-process background writer: formats and writes full trace buffers on its own thread, so
+// that a recording thread whose buffer fills only swaps it for its spare and carries on.
+//
+// Hard rule: bounded and never lossy. A log has at most one buffer in flight (the queue holds at
+// most one job per log, and at most kMaxJobs in all); when submit() refuses, the recording thread
+// formats and writes its buffer itself. Every synchronous flush (thread exit, process exit, fork,
+// MPI_Finalize, provio_flush) first waits for its log's buffer in flight, so a file's content
+// keeps the order of its calls.
+#pragma once
+
+#include <cstddef>
+
+namespace provio::store {
+
+class ThreadLog;
+
+inline constexpr std::size_t kMaxJobs = 64;
+
+// Queues `log`'s handed-off buffer (ThreadLog::write_handed_off runs on the writer thread);
+// false if the queue is full or the writer thread cannot be started: the caller writes itself.
+bool submit(ThreadLog* log);
+// Waits until no job is queued or running (fork prepare, process exit).
+void drain_background();
+// Fork: prepare drains and holds the queue; the parent releases it; the child, where the writer
+// thread does not exist, drops the queue (its logs are the parent's) and starts one on demand.
+void background_fork_prepare();
+void background_fork_parent();
+void background_fork_child();
+
+}  // namespace provio::store

@@ -1,0 +1,94 @@
+"""Reads one raw per-thread provenance file with rdflib and adds what the raw format leaves out,
+following docs/format.md ("What prov-merge adds") and not prov-merge's code, so that tests check
+raw files independently of provio's tools.
+
+    g = raw_graph.load("provio/vm-12-t0.ttl")   # rdflib.Graph, completed
+    raw_graph.complete(g)                       # the same on a graph read some other way
+    raw_graph.measure(g, activity, "count")     # its own measures plus its parts'
+
+Files of the format before (statements written out in full) come out unchanged.
+"""
+import datetime
+
+import rdflib
+from rdflib import RDF, Literal, Namespace
+from rdflib.namespace import XSD
+
+PROV = Namespace("http://www.w3.org/ns/prov#")
+PIO = Namespace("http://www.w3.org/ns/provio#")
+
+RELATION = {"Create": "wasCreatedBy", "Open": "wasOpenedBy", "Read": "wasReadBy", "Write": "wasWrittenBy",
+            "Flush": "wasFlushedBy", "Close": "wasClosedBy", "Rename": "wasRenamedBy", "Delete": "wasDeletedBy",
+            "Modify": "wasModifiedBy", "Copy": "wasCopiedBy", "Access": "wasAccessedBy"}
+ENTITIES = ("File", "Directory", "Group", "Dataset", "Attribute", "Datatype", "Link", "Object")
+AGENTS = ("User", "Program", "Rank", "Thread")
+RANGES = {"count": (XSD.integer, XSD.unsignedLong), "bytes": (XSD.integer, XSD.unsignedLong),
+          "offset": (XSD.integer, XSD.long), "elapsed": (XSD.decimal, XSD.double)}
+
+
+def _datetime(us):
+    t = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(microseconds=us)
+    return Literal(t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), datatype=XSD.dateTime)
+
+
+def _us(literal):
+    t = literal.toPython()
+    return (t - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)) // datetime.timedelta(microseconds=1)
+
+
+def complete(g):
+    activities = {}
+    for cls, rel in RELATION.items():
+        for a in g.subjects(RDF.type, PIO[cls]):
+            activities[a] = PIO[rel]
+            g.add((a, RDF.type, PROV.Activity))
+    for cls in ENTITIES:
+        for e in list(g.subjects(RDF.type, PIO[cls])):
+            g.add((e, RDF.type, PROV.Entity))
+    for cls in AGENTS:
+        for x in list(g.subjects(RDF.type, PIO[cls])):
+            g.add((x, RDF.type, PROV.Agent))
+
+    def program(a):
+        thread = g.value(a, PROV.wasAssociatedWith)
+        return g.value(thread, PROV.actedOnBehalfOf) if thread is not None else None
+
+    for a, rel in activities.items():
+        for e in list(g.objects(a, PROV.used)):
+            g.add((e, rel, a))
+        for e in list(g.objects(a, PROV.generated)):
+            g.remove((a, PROV.generated, e))
+            g.add((e, PROV.wasGeneratedBy, a))
+            g.add((e, rel, a))
+            if program(a) is not None:
+                g.add((e, PROV.wasAttributedTo, program(a)))
+    for name, (bare, typed) in RANGES.items():
+        for s, o in list(g.subject_objects(PIO[name])):
+            if isinstance(o, Literal) and o.datatype == bare:
+                g.remove((s, PIO[name], o))
+                g.add((s, PIO[name], Literal(str(o), datatype=typed)))
+    for node, start in list(g.subject_objects(PIO.start)):
+        span = g.value(node, PIO.span)
+        owner = g.value(None, PIO.partial, node) or node
+        prog = program(owner)
+        base = g.value(prog, PIO.startTime) if prog is not None else None
+        if span is None or base is None:
+            continue
+        begin = _us(base) + int(start)
+        g.add((node, PROV.startedAtTime, _datetime(begin)))
+        g.add((node, PROV.endedAtTime, _datetime(begin + int(span))))
+        g.remove((node, PIO.start, None))
+        g.remove((node, PIO.span, None))
+    return g
+
+
+def load(path):
+    g = rdflib.Graph()
+    g.parse(path, format="turtle")
+    return complete(g)
+
+
+def measure(g, activity, name):
+    """An activity's measure: its own value (first flush, or trace) plus those of its parts."""
+    nodes = [activity] + list(g.objects(activity, PIO.partial))
+    return sum(int(v) for n in nodes for v in g.objects(n, PIO[name]))
