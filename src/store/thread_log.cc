@@ -12,6 +12,8 @@
 #include "model/errno_saver.h"
 #include "model/identity.h"
 #include "model/iri.h"
+#include "store/incomplete.h"
+#include "store/reentry.h"
 #include "store/turtle.h"
 
 namespace provio::store {
@@ -22,8 +24,9 @@ using model::EntityId;
 using model::Op;
 
 std::atomic<bool> g_write_through{false};
-constexpr std::size_t kRecordCapacity = 256;         // workflow records per thread between flushes
-constexpr std::size_t kRecordArenaBytes = 32 << 10;  // their strings
+constexpr std::size_t kRecordCapacity = 256;               // workflow records per thread between flushes
+constexpr std::size_t kRecordArenaBytes = 32 << 10;        // their strings
+constexpr std::uint64_t kOwnerPatienceNs = 1'000'000'000;  // for another thread's flush of our log
 
 void append_decimal(std::string& out, std::uint64_t n) {
   char buf[24];
@@ -75,15 +78,33 @@ std::size_t ThreadLog::memory_bytes() const {
 
 bool ThreadLog::claim_as_owner() {
   std::uint8_t expected = kIdle;
-  while (!state_.compare_exchange_weak(expected, kOwner, std::memory_order_acquire)) {
-    // The owner already holds it: a signal handler interrupted record() and records again. Drop
-    // this one event rather than deadlock.
-    if (expected == kOwner) return false;
-    // Another thread is flushing this log (exit, flush_all, fork): wait, a flush is short.
-    expected = kIdle;
-    std::this_thread::yield();
+  if (state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire)) return true;
+  // A signal handler interrupted this thread inside provio: inside record() (the owner holds the
+  // log), or while flushing logs from outside. Waiting would wait for ourselves: drop and count.
+  if (expected == kOwner || tls_flushing_outside) {
+    count_loss(Loss::kSignalHandler);
+    return false;
   }
+  // Another thread is flushing this log (exit, flush_all): a flush is short, wait for it, but
+  // never without bound.
+  std::uint64_t give_up = model::clock::mono_ns() + kOwnerPatienceNs;
+  do {
+    if (model::clock::mono_ns() > give_up) {
+      count_loss(Loss::kBusy);
+      return false;
+    }
+    std::this_thread::yield();
+    expected = kIdle;
+  } while (!state_.compare_exchange_weak(expected, kOwner, std::memory_order_acquire));
   return true;
+}
+
+std::uint64_t ThreadLog::pending_events() const {
+  std::uint64_t n = events_used_ + (records_ ? records_->size() : 0);
+  for (std::size_t i = 0; slots_used_ > 0 && i <= slot_mask_; ++i) {
+    if (slots_[i].used) n += slots_[i].count;
+  }
+  return n;
 }
 
 void ThreadLog::release() {
@@ -173,6 +194,7 @@ void ThreadLog::flush_locked(bool closing) {
   if (empty && !closing) return;
   if (!file_.is_open()) {
     if (file_.failed()) {
+      count_loss(file_.failure(), pending_events());
       slots_used_ = events_used_ = 0;
       if (records_) records_->clear();
       if (slots_) std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
@@ -182,6 +204,7 @@ void ThreadLog::flush_locked(bool closing) {
     const std::string& dir = model::config().dir.empty() ? model::default_output_dir() : model::config().dir;
     file_.open(dir, id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
   }
+  std::uint64_t pending = pending_events();
   ++flush_seq_;
   out_.clear();
   if (!header_written_) write_header();
@@ -193,11 +216,13 @@ void ThreadLog::flush_locked(bool closing) {
     RecordContext ctx{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
     records_->write_all(out_, ctx);
   }
+  append_losses(out_, model::identity().exec_iri, thread_iri_ + "/incomplete/" + std::to_string(flush_seq_));
   if (closing) {
     const model::Identity& id = model::identity();
     Turtle(out_).iri(id.exec_iri).name("provio:endTime").time(model::clock::wall_ns()).end();
   }
   file_.write(out_);
+  if (file_.failed()) count_loss(file_.failure(), pending);
   out_.clear();
   if (out_.capacity() > 4 * kWriteChunk) out_.shrink_to_fit();  // one huge statement: give it back
 }

@@ -5,7 +5,9 @@
 // unless it has to flush. All formatting happens at flush time. The only other thread that may
 // touch a log is one flushing every log (process exit, flush_all), and it first claims the log
 // through `state_` (idle → outside), the compare-and-swap the owner does (idle → owner) around each
-// record(). The owner waits out such a flush instead of dropping its event.
+// record(). The owner waits out such a flush (for a bounded time); a signal handler that finds
+// its own thread inside provio drops its event and counts it (store/incomplete.h) — it must never
+// wait for its own thread.
 #pragma once
 
 #include <sys/types.h>
@@ -74,6 +76,7 @@ class ThreadLog {
  private:
   bool claim_as_owner();
   void release();
+  std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   void add_summary(const model::Event& ev);
   void flush_locked(bool closing = false);
   void write_header();

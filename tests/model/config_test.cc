@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -113,6 +116,26 @@ TEST(Config, OverridesApplyOverTheEnvironment) {
   set_overrides({});
   EXPECT_EQ(config().level, Level::kSummary);
   unsetenv("PROVIO_LEVEL");
+}
+
+// A mistyped option is reported through the parser's warning callback after the line that made
+// the parser: the parser must own its callback (AddressSanitizer found stack-use-after-scope when
+// it kept a reference to a temporary std::function; issue 10 item 3). Run under
+// -DPROVIO_SANITIZE=address to see the difference.
+TEST(Config, MistypedOverrideIsReportedAndIgnored) {
+  std::string log = ::testing::TempDir() + "provio-config-typo.log";
+  std::remove(log.c_str());
+  setenv("PROVIO_LOG", log.c_str(), 1);
+  set_overrides({{"level", "loud"}, {"flush_interval", "soon"}});
+  EXPECT_EQ(config().level, Level::kSummary);
+  EXPECT_EQ(config().flush_interval_ns, Config{}.flush_interval_ns);
+  set_overrides({});
+  unsetenv("PROVIO_LOG");
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("VOL connector option LEVEL='loud': expected off, summary or trace"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("VOL connector option FLUSH_INTERVAL='soon'"), std::string::npos) << text;
 }
 
 }  // namespace
