@@ -58,11 +58,14 @@ def one_kill(preload, writer, merge, buffer, delay):
             continue
         raw += written_bytes(g, data_iri)
     merged_file = os.path.join(work, "merged.ttl")
-    m = subprocess.run([merge, "-q", prov, "-o", merged_file], stderr=subprocess.PIPE, text=True)
     merged = 0
+    if not glob.glob(os.path.join(prov, "*.ttl")):  # killed before its first flush: nothing to merge
+        m = subprocess.CompletedProcess([], 0)
+    else:
+        m = subprocess.run([merge, "-q", prov, "-o", merged_file], stderr=subprocess.PIPE, text=True)
     if m.returncode != 0:
         problems.append("prov-merge failed: " + m.stderr.strip())
-    else:
+    elif os.path.exists(merged_file):
         merged = written_bytes(rdflib.Graph().parse(merged_file, format="turtle"), data_iri)
     lost = made - merged
     if merged != raw:

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   sigaction(SIGALRM, &sa, NULL);
   struct itimerval it = {{0, 100}, {0, 100}};
   setitimer(ITIMER_REAL, &it, NULL);
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < 1500; ++i) {
     if (write(fd, "m", 1) != 1) return 4;
     if (flush) flush();
   }
