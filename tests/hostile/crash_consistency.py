@@ -1,8 +1,8 @@
 """Crash consistency under SIGKILL (docs/reliability.md): crash_writer runs under the preload
 library at trace level with small buffers and is killed with SIGKILL at random moments. After each
 kill every raw file must parse on its own, prov-merge must merge them, the merged graph must keep
-every Write the raw files hold, and the calls lost (made, by the data file's size, minus recorded)
-must be fewer than one buffer.
+every Write the raw files hold, the calls lost (made, by the data file's size, minus recorded)
+must be at most one buffer, and the merged graph must mark the run incomplete (no-end-time).
     crash_consistency.py <preload> <crash_writer> <prov-merge> [--kills N] [--seed S] [--buffer E]
 Prints one line per kill and a summary; exit status 1 if any kill broke the rule."""
 import glob
@@ -66,7 +66,11 @@ def one_kill(preload, writer, merge, buffer, delay):
     if m.returncode != 0:
         problems.append("prov-merge failed: " + m.stderr.strip())
     elif os.path.exists(merged_file):
-        merged = written_bytes(rdflib.Graph().parse(merged_file, format="turtle"), data_iri)
+        g = rdflib.Graph().parse(merged_file, format="turtle")
+        merged = written_bytes(g, data_iri)
+        marked = {str(g.value(n, PIO.reason)) for n in g.objects(None, PIO.incomplete)}
+        if "no-end-time" not in marked:
+            problems.append("the killed run is not marked incomplete (reasons: %s)" % sorted(marked))
     lost = made - merged
     if merged != raw:
         problems.append("merged graph keeps %d of the %d writes the raw files hold" % (merged, raw))

@@ -21,6 +21,7 @@
 #include "common/fold.h"
 #include "common/graph.h"
 #include "common/reader.h"
+#include "common/unfinished.h"
 #include "common/writer.h"
 #include "graph.h"
 #include "view.h"
@@ -311,6 +312,7 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   }
   for (const std::string& m : result.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
   provio::rdf::FoldResult folded = provio::rdf::fold(graph);
+  provio::rdf::mark_unfinished(graph);
   for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
 
   bool ok = write_output(o, graph);
