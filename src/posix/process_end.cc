@@ -32,7 +32,7 @@ constexpr int kEndSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGXCPU};
 // Calls of sigaction for one signal from several threads at once race in the application already.
 struct EndSignal {
   std::atomic<bool> ours{false};
-  struct sigaction app {};
+  struct sigaction app = {};
 };
 EndSignal g_end[sizeof kEndSignals / sizeof kEndSignals[0]];
 
@@ -71,7 +71,7 @@ void on_end_signal(int sig) {
   flush_before_end();
   // Die of the signal as without provio: the default action, delivered once the handler's mask
   // no longer blocks it.
-  struct sigaction dfl {};
+  struct sigaction dfl = {};
   dfl.sa_handler = SIG_DFL;
   passthrough(s_sigaction, sig, &dfl, nullptr);
   if (EndSignal* e = end_signal(sig)) e->ours.store(false, std::memory_order_relaxed);
@@ -83,7 +83,7 @@ void on_end_signal(int sig) {
 }
 
 bool install_ours(int sig) {
-  struct sigaction ours {};
+  struct sigaction ours = {};
   ours.sa_handler = on_end_signal;
   sigemptyset(&ours.sa_mask);
   ours.sa_flags = SA_RESTART;
@@ -123,7 +123,8 @@ PROVIO_EXPORT int sigaction(int sig, const struct sigaction* act, struct sigacti
     return 0;
   }
   int r = passthrough(provio::posix::s_sigaction, sig, act, old);
-  if (r == 0 && act && provio::posix::is_default(*act) && provio::posix::install_ours(sig)) {
+  if (r == 0 && act && provio::posix::is_default(*act) && provio::posix::active() &&
+      provio::posix::install_ours(sig)) {
     e->app = *act;
     e->ours.store(true, std::memory_order_relaxed);
   }
@@ -133,8 +134,8 @@ PROVIO_EXPORT int sigaction(int sig, const struct sigaction* act, struct sigacti
 // glibc's signal(): BSD semantics (the signal blocked in its handler, system calls restarted).
 PROVIO_EXPORT sighandler_t signal(int sig, sighandler_t handler) noexcept {
   if (!end_signal(sig) || handler == SIG_ERR) return passthrough(provio::posix::s_signal, sig, handler);
-  struct sigaction act {
-  }, old{};
+  struct sigaction act = {};
+  struct sigaction old = {};
   act.sa_handler = handler;
   sigemptyset(&act.sa_mask);
   sigaddset(&act.sa_mask, sig);
