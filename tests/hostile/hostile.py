@@ -5,15 +5,13 @@ times in them.
     hostile.py [options] <mode> <program> [args...]
 mode: posix=<preload library> | vol=<plugin dir> | vol=<plugin dir>,posix=<preload library>
 "{dir}" in args and option values is the run's work directory. Options:
-    --env K=V          set for both runs ("{prov}" is provio's output directory in the traced run)
+    --env K=V          set for both runs
     --vol-options S    appended to the VOL connector string ("level=loud")
-    --stdin FILE       the program's standard input, in both runs
     --base DIR         where the work and output directories go (default: a new temporary one)
     --expect TEXT      some provenance file contains TEXT (IRIs as written)
     --reject TEXT      no provenance file contains TEXT
     --incomplete R     the graph marks the run incomplete for reason R (provio:reason "R")
     --log TEXT         provio's messages (PROVIO_LOG, set to a file by this script) contain TEXT
-    --no-provenance    provio writes nothing (e.g. a process killed before any flush)
     --timeout S        per run (default 60)"""
 import difflib
 import glob
@@ -35,9 +33,8 @@ def fail(msg):
 
 def run(argv, work, env, opts):
     argv = [a.replace("{dir}", work) for a in argv]
-    stdin = open(opts["stdin"], "rb") if opts["stdin"] else subprocess.DEVNULL
     try:
-        p = subprocess.run(argv, cwd=work, env=env, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        p = subprocess.run(argv, cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=opts["timeout"])
     except subprocess.TimeoutExpired:
         fail("%s did not finish within %ss (hang)" % (argv[0], opts["timeout"]))
@@ -56,13 +53,11 @@ def tree(work):
 
 
 def parse_args(args):
-    opts = {"env": [], "vol_options": "", "stdin": None, "base": None, "expect": [], "reject": [],
-            "incomplete": [], "log": [], "no_provenance": False, "timeout": 60}
+    opts = {"env": [], "vol_options": "", "base": None, "expect": [], "reject": [], "incomplete": [], "log": [],
+            "timeout": 60}
     while args and args[0].startswith("--"):
         key = args.pop(0)[2:].replace("-", "_")
-        if key == "no_provenance":
-            opts[key] = True
-        elif isinstance(opts[key], list):
+        if isinstance(opts[key], list):
             opts[key].append(args.pop(0))
         elif key == "timeout":
             opts[key] = float(args.pop(0))
@@ -86,10 +81,6 @@ def traced_env(env, mode, prov, opts):
 
 def check_provenance(prov, work, opts, log):
     ttl = sorted(glob.glob(os.path.join(prov, "**", "*.ttl"), recursive=True))
-    if opts["no_provenance"]:
-        if ttl:
-            fail("provio wrote %s, expected nothing" % ttl)
-        return 0
     if not ttl:
         fail("provio wrote no provenance under " + prov)
     g = rdflib.Graph()
@@ -123,20 +114,20 @@ def main():
     opts, mode, argv = parse_args(sys.argv[1:])
     base = tempfile.mkdtemp(prefix="provio-hostile-", dir=opts["base"])
     native_dir, traced_dir, prov = (os.path.join(base, d) for d in ("native", "traced", "prov"))
-    log = os.path.join(opts["base"] and tempfile.mkdtemp(prefix="provio-hostile-log-") or base, "provio.log")
+    logdir = tempfile.mkdtemp(prefix="provio-hostile-log-")  # outside --base: a full file system
+    log = os.path.join(logdir, "provio.log")
     for d in (native_dir, traced_dir):
         os.mkdir(d)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVIO_", "HDF5_VOL", "LD_PRELOAD"))}
     for kv in opts["env"]:
         k, _, v = kv.partition("=")
         env[k] = v
-    native = run(argv, native_dir, {k: v.replace("{prov}", prov) for k, v in env.items()}, opts)
+    native = run(argv, native_dir, env, opts)
     a = tree(native_dir)
     shutil.rmtree(native_dir)  # room for the traced run on a small file system
     tenv = traced_env(env, mode, prov, opts)
-    tenv = {k: v.replace("{prov}", prov) for k, v in tenv.items()}
     tenv.setdefault("PROVIO_LOG", log)
-    traced = run([x.replace("{dir}", traced_dir) for x in argv], traced_dir, tenv, opts)
+    traced = run(argv, traced_dir, tenv, opts)
     if native[0] != traced[0]:
         fail("exit status differs: native %r, traced %r (stderr %r)" % (native[0], traced[0], traced[2][-400:]))
     for name, x, y in zip(("stdout", "stderr"), native[1:], traced[1:]):
@@ -154,6 +145,7 @@ def main():
     n = check_provenance(prov, traced_dir, opts, messages)
     print("ok: %d files identical, %d provenance files parse" % (len(a), n))
     shutil.rmtree(base, ignore_errors=True)
+    shutil.rmtree(logdir, ignore_errors=True)
 
 
 main()
