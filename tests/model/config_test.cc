@@ -2,6 +2,7 @@
 #include "model/config.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <fstream>
@@ -138,5 +139,36 @@ TEST(Config, MistypedOverrideIsReportedAndIgnored) {
   EXPECT_NE(text.find("VOL connector option FLUSH_INTERVAL='soon'"), std::string::npos) << text;
 }
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// PROVIO_CONFIG is read only when it names a regular file of at most 1 MiB (issue 10 item 7): a
+// larger one, or a FIFO, is refused before a byte is read, with a warning naming it.
+TEST(Config, ConfigFileMustBeASmallRegularFile) {
+  std::string dir = ::testing::TempDir();
+  std::string log = dir + "provio-config-file.log", big = dir + "provio-big.conf", fifo = dir + "provio.fifo";
+  std::remove(log.c_str());
+  std::remove(fifo.c_str());
+  {
+    std::ofstream out(big);
+    out << "level=off\n" << std::string(1u << 20, '#') << "\n";
+  }
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  setenv("PROVIO_LOG", log.c_str(), 1);
+  for (const std::string& path : {big, fifo}) {
+    setenv("PROVIO_CONFIG", path.c_str(), 1);
+    reload_config();  // a FIFO nobody writes would block here if it were opened for reading
+    EXPECT_EQ(config().level, Level::kSummary) << path;
+  }
+  unsetenv("PROVIO_CONFIG");
+  unsetenv("PROVIO_LOG");
+  reload_config();
+  std::string text = read_text(log);
+  EXPECT_NE(text.find("PROVIO_CONFIG '" + big + "': larger than 1 MiB"), std::string::npos) << text;
+  std::remove(big.c_str());
+  std::remove(fifo.c_str());
+}
 }  // namespace
 }  // namespace provio::model
