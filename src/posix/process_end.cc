@@ -52,10 +52,23 @@ bool is_default(const struct sigaction& a) {
   return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
 }
 
+// Whether this thread runs a crash handler: SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT is blocked,
+// as it is while its handler runs (MPI libraries and runtimes print a backtrace and _exit there).
+// The heap may be what broke, and formatting a flush allocates: it could hang in malloc.
+bool in_crash_handler() {
+  sigset_t blocked;
+  if (pthread_sigmask(SIG_BLOCK, nullptr, &blocked) != 0) return false;
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
+    if (sigismember(&blocked, sig) == 1) return true;
+  }
+  return false;
+}
+
 // Flushes everything with the program's end time, unless this is a child that shares our memory
-// without being a fork child (a raw vfork or clone: another pid), whose buffers are its parent's.
+// without being a fork child (a raw vfork or clone: another pid), whose buffers are its parent's,
+// or a crash handler (then what was flushed before is kept, as after SIGKILL).
 void flush_before_end() {
-  if (tls_inside || !active()) return;
+  if (tls_inside || !active() || in_crash_handler()) return;
   Inside inside;
   model::ErrnoSaver saved;
   try {
