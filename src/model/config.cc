@@ -119,10 +119,10 @@ class Parser {
         c_.free_space_reserve = *n;
       else
         bad("a size such as 64M, or 0 for none");
-    } else if (key == "FLUSH_INTERVAL") {
+    } else if (key == "FLUSH_INTERVAL" || key == "EXIT_TIMEOUT") {
       auto ns = parse_seconds_ns(v);
       if (ns)
-        c_.flush_interval_ns = *ns;
+        (key == "EXIT_TIMEOUT" ? c_.exit_timeout_ns : c_.flush_interval_ns) = *ns;
       else
         bad("seconds, such as 30 or 0.5");
     } else if (key == "WORKFLOW" || key == "WORKFLOW_NAME") {
@@ -174,11 +174,11 @@ class Parser {
 };
 
 // Every key the environment may set, without the prefix.
-constexpr const char* kEnvKeys[] = {"LEVEL",        "DIR",           "TRACE_EVENTS",    "SUMMARY_SLOTS",
-                                    "MAX_ENTITIES", "MEMORY",        "RESERVE",         "FLUSH_INTERVAL",
-                                    "WORKFLOW",     "CAMPAIGN",      "TRACK_FILE",      "TRACK_DIRECTORY",
-                                    "TRACK_GROUP",  "TRACK_DATASET", "TRACK_ATTRIBUTE", "TRACK_DATATYPE",
-                                    "TRACK_LINK"};
+constexpr const char* kEnvKeys[] = {"LEVEL",           "DIR",         "TRACE_EVENTS",  "SUMMARY_SLOTS",
+                                    "MAX_ENTITIES",    "MEMORY",      "RESERVE",       "FLUSH_INTERVAL",
+                                    "EXIT_TIMEOUT",    "WORKFLOW",    "CAMPAIGN",      "TRACK_FILE",
+                                    "TRACK_DIRECTORY", "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE",
+                                    "TRACK_DATATYPE",  "TRACK_LINK"};
 
 Snapshot<Config> g_config;
 

@@ -11,10 +11,13 @@
 
 #include <signal.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 
+#include "model/config.h"
 #include "model/errno_saver.h"
 #include "model/identity.h"
 #include "posix/wrapper.h"
@@ -64,6 +67,24 @@ bool in_crash_handler() {
   return false;
 }
 
+// A flush that cannot finish must not keep the process from ending: a handler that interrupted
+// malloc (its lock held by the frame below) and then flushes, which allocates, would wait for ever.
+// A kernel timer ends the process with SIGKILL if it is still there PROVIO_EXIT_TIMEOUT seconds
+// later. Raw syscalls: timer_create and timer_settime are not async-signal-safe in glibc's spelling.
+void arm_end_deadline() {
+  std::uint64_t ns = model::config().exit_timeout_ns;
+  if (ns == 0) return;
+  struct sigevent ev = {};
+  ev.sigev_notify = SIGEV_SIGNAL;
+  ev.sigev_signo = SIGKILL;
+  int id = -1;  // the kernel's timer id (glibc's timer_t wraps it)
+  if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &ev, &id) != 0) return;
+  struct itimerspec when = {};
+  when.it_value.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
+  when.it_value.tv_nsec = static_cast<long>(ns % 1'000'000'000);
+  syscall(SYS_timer_settime, id, 0, &when, nullptr);
+}
+
 // Flushes everything with the program's end time, unless this is a child that shares our memory
 // without being a fork child (a raw vfork or clone: another pid), whose buffers are its parent's,
 // or a crash handler (then what was flushed before is kept, as after SIGKILL).
@@ -73,6 +94,7 @@ void flush_before_end() {
   model::ErrnoSaver saved;
   try {
     if (getpid() != model::identity().pid) return;
+    arm_end_deadline();
     store::flush_at_process_end();
   } catch (...) {
     // out of memory while formatting: the process ends anyway
