@@ -35,9 +35,15 @@ static void* take(size_t n, size_t align) {
   return g_heap + start;
 }
 
-void* malloc(size_t n) { return take(n, 64); }
-void free(void* p) { (void)p; }
-void* calloc(size_t n, size_t m) { return take(n * m, 64); } /* the heap starts zeroed, never reused */
+void* malloc(size_t n) {
+  return take(n, 64);
+}
+void free(void* p) {
+  (void)p;
+}
+void* calloc(size_t n, size_t m) {
+  return take(n * m, 64);
+} /* the heap starts zeroed, never reused */
 void* realloc(void* p, size_t n) {
   void* q = take(n, 64);
   if (p && q) {
@@ -46,13 +52,19 @@ void* realloc(void* p, size_t n) {
   }
   return q;
 }
-void* memalign(size_t align, size_t n) { return take(n, align); }
-void* aligned_alloc(size_t align, size_t n) { return take(n, align); }
+void* memalign(size_t align, size_t n) {
+  return take(n, align);
+}
+void* aligned_alloc(size_t align, size_t n) {
+  return take(n, align);
+}
 int posix_memalign(void** out, size_t align, size_t n) {
   *out = take(n, align);
   return *out ? 0 : ENOMEM;
 }
-size_t malloc_usable_size(void* p) { return p ? *(size_t*)((unsigned char*)p - sizeof(size_t)) : 0; }
+size_t malloc_usable_size(void* p) {
+  return p ? *(size_t*)((unsigned char*)p - sizeof(size_t)) : 0;
+}
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
