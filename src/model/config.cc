@@ -1,9 +1,15 @@
 // Configuration parsing (see config.h).
 #include "model/config.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <optional>
 
@@ -70,7 +76,7 @@ std::optional<std::uint64_t> parse_seconds_ns(std::string_view v) {
 
 class Parser {
  public:
-  Parser(Config& c, const ConfigWarn& warn) : c_(c), warn_(warn) {}
+  Parser(Config& c, ConfigWarn warn) : c_(c), warn_(std::move(warn)) {}
 
   // `key` without the PROVIO_ prefix, upper case. Unknown keys are ignored (other tools may
   // share a PROVIO_CONFIG file), but a known key with a bad value is reported.
@@ -107,10 +113,16 @@ class Parser {
         c_.memory_limit = *n;
       else
         bad("a size of at least 64K such as 256M");
-    } else if (key == "FLUSH_INTERVAL") {
+    } else if (key == "RESERVE") {
+      auto n = parse_size(v);
+      if (n)
+        c_.free_space_reserve = *n;
+      else
+        bad("a size such as 64M, or 0 for none");
+    } else if (key == "FLUSH_INTERVAL" || key == "EXIT_TIMEOUT") {
       auto ns = parse_seconds_ns(v);
       if (ns)
-        c_.flush_interval_ns = *ns;
+        (key == "EXIT_TIMEOUT" ? c_.exit_timeout_ns : c_.flush_interval_ns) = *ns;
       else
         bad("seconds, such as 30 or 0.5");
     } else if (key == "WORKFLOW" || key == "WORKFLOW_NAME") {
@@ -156,17 +168,16 @@ class Parser {
   }
 
   Config& c_;
-  const ConfigWarn& warn_;
+  // A copy: callers pass lambdas, and a reference would bind to a temporary std::function that
+  // dies before the parser does.
+  ConfigWarn warn_;
 };
 
 // Every key the environment may set, without the prefix.
-constexpr const char* kEnvKeys[] = {"LEVEL",           "DIR",
-                                    "TRACE_EVENTS",    "SUMMARY_SLOTS",
-                                    "MAX_ENTITIES",    "MEMORY",
-                                    "FLUSH_INTERVAL",  "WORKFLOW",
-                                    "CAMPAIGN",        "TRACK_FILE",
-                                    "TRACK_DIRECTORY", "TRACK_GROUP",
-                                    "TRACK_DATASET",   "TRACK_ATTRIBUTE",
+constexpr const char* kEnvKeys[] = {"LEVEL",           "DIR",         "TRACE_EVENTS",  "SUMMARY_SLOTS",
+                                    "MAX_ENTITIES",    "MEMORY",      "RESERVE",       "FLUSH_INTERVAL",
+                                    "EXIT_TIMEOUT",    "WORKFLOW",    "CAMPAIGN",      "TRACK_FILE",
+                                    "TRACK_DIRECTORY", "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE",
                                     "TRACK_DATATYPE",  "TRACK_LINK"};
 
 Snapshot<Config> g_config;
@@ -180,15 +191,40 @@ std::string config_key(std::string_view raw) {
   return key;
 }
 
+// PROVIO_CONFIG names a regular file of at most kMaxConfigBytes. Anything else is refused before a
+// byte is read: a FIFO would block the program at start, /dev/stdin would consume its input, a
+// device may act on open (stat first, then open without blocking and check again).
+constexpr std::size_t kMaxConfigBytes = 1u << 20;
+
+std::string read_config_file(const char* path) {
+  int saved = errno;
+  struct stat st;
+  std::string text;
+  const char* problem = nullptr;
+  long fd = -1;
+  if (syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0) {
+    problem = std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    problem = "not a regular file, not read";
+  } else if ((fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) < 0) {
+    problem = std::strerror(errno);
+  } else if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    problem = "not a regular file, not read";
+  } else if (static_cast<std::uint64_t>(st.st_size) > kMaxConfigBytes) {
+    problem = "larger than 1 MiB, not read";
+  } else {
+    text = read_small_file_fd(static_cast<int>(fd), kMaxConfigBytes);
+  }
+  if (fd >= 0) syscall(SYS_close, fd);
+  if (problem) warn_once("config-file", "PROVIO_CONFIG '%s': %s; using the environment only", path, problem);
+  errno = saved;
+  return text;
+}
+
 Config* load_from_process() {
   auto env = [](const char* name) -> const char* { return std::getenv(name); };
   std::string text;
-  if (const char* path = std::getenv("PROVIO_CONFIG"); path && *path) {
-    int saved = errno;
-    text = read_small_file(path);
-    if (text.empty()) warn_once("config-file", "PROVIO_CONFIG: cannot read '%s' or it is empty", path);
-    errno = saved;
-  }
+  if (const char* path = std::getenv("PROVIO_CONFIG"); path && *path) text = read_config_file(path);
   auto warn = [](const std::string& m) { warn_once(m.c_str(), "%s", m.c_str()); };
   Config* c = new Config(parse_config(text, env, warn));
   std::lock_guard<std::mutex> lock(g_overrides_mutex);

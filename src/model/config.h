@@ -27,6 +27,8 @@ struct Config {
   std::uint64_t flush_interval_ns = 30'000'000'000;  // time bound between flushes
   std::size_t memory_limit = 256u << 20;             // bytes for all thread buffers of the process
   std::size_t max_entities = 1u << 20;               // distinct files + objects tracked per process
+  std::size_t free_space_reserve = 64u << 20;        // bytes the output's file system keeps free
+  std::uint64_t exit_timeout_ns = 30'000'000'000;    // final flush at _exit / a signal; 0: none
   std::string workflow;                              // PROVIO_WORKFLOW
   std::string campaign;                              // PROVIO_CAMPAIGN
   // Which entity classes are recorded (PROV-IO's ENABLE_* keys); all on by default.

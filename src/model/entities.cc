@@ -13,6 +13,7 @@
 #include "model/config.h"
 #include "model/iri.h"
 #include "model/log.h"
+#include "store/incomplete.h"
 
 namespace provio::model {
 namespace {
@@ -101,11 +102,14 @@ Registry& registry() {
 }  // namespace
 
 EntityId canonical_file_entity(std::string_view canonical, EntityClass cls) {
+  if (canonical.empty() || canonical.front() != '/') return kNoEntity;
   return registry().intern(cls, kNoEntity, file_iri(canonical), canonical, {});
 }
 
 EntityId file_entity(std::string_view path, EntityClass cls) {
-  return canonical_file_entity(canonical_path(path), cls);
+  std::string canonical = canonical_path(path);
+  if (canonical.empty()) store::count_loss(store::Loss::kUnresolvedName);
+  return canonical_file_entity(canonical, cls);
 }
 
 EntityId object_entity(EntityId file, std::string_view object_path, EntityClass cls) {

@@ -23,8 +23,9 @@ struct Entity {
 };
 
 // A file or directory by path, canonicalised (see iri.h). Makes syscalls (getcwd, realpath).
+// kNoEntity (and a loss counted) when a relative path cannot be resolved.
 EntityId file_entity(std::string_view path, EntityClass cls = EntityClass::kFile);
-// A file by a path that is already absolute and canonical: no syscalls.
+// A file by a path that is already absolute and canonical: no syscalls. kNoEntity for "".
 EntityId canonical_file_entity(std::string_view canonical_path, EntityClass cls = EntityClass::kFile);
 // An HDF5 object of `file` by its full path inside the file ("/group/dataset").
 EntityId object_entity(EntityId file, std::string_view object_path, EntityClass cls);

@@ -137,7 +137,11 @@ std::string canonical_path(std::string_view path) {
     abs.assign(path);
   } else {
     char cwd[PATH_MAX];
-    abs = getcwd(cwd, sizeof cwd) ? cwd : "/";
+    if (!getcwd(cwd, sizeof cwd)) {  // deeper than PATH_MAX, or removed: no name, not "/"
+      errno = saved;
+      return {};
+    }
+    abs = cwd;
     abs += '/';
     abs.append(path);
   }

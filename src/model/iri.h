@@ -28,6 +28,8 @@ std::string attribute_iri(std::string_view owner_iri, std::string_view name);
 
 // Canonical absolute form of `path` without resolving symlinks of a file that may not exist yet:
 // realpath() of the longest existing prefix, the rest normalised lexically ("." and ".." removed).
+// Empty when a relative path cannot be resolved (the working directory is deeper than PATH_MAX or
+// was removed): such a name is never recorded as some other file.
 std::string canonical_path(std::string_view path);
 
 }  // namespace provio::model

@@ -10,17 +10,23 @@
 
 namespace provio::model {
 
-inline std::string read_small_file(const char* path, std::size_t limit = 1u << 20) {
+// At most `limit` bytes from an open descriptor, which stays open.
+inline std::string read_small_file_fd(int fd, std::size_t limit) {
   std::string text;
-  long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
   char buf[4096];
   long n;
   while (text.size() < limit && (n = syscall(SYS_read, fd, buf, sizeof buf)) > 0) {
     text.append(buf, static_cast<std::size_t>(n));
   }
-  syscall(SYS_close, fd);
   if (text.size() > limit) text.resize(limit);
+  return text;
+}
+
+inline std::string read_small_file(const char* path, std::size_t limit = 1u << 20) {
+  long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text = read_small_file_fd(static_cast<int>(fd), limit);
+  syscall(SYS_close, fd);
   return text;
 }
 

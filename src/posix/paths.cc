@@ -19,6 +19,7 @@
 #include "model/identity.h"
 #include "model/iri.h"
 #include "posix/fd_table.h"
+#include "store/incomplete.h"
 
 namespace provio::posix {
 namespace {
@@ -115,7 +116,11 @@ bool ends_with(std::string_view s, std::string_view tail) {
 
 // The entity for a canonical path, or kIgnored.
 std::uint32_t intern(const std::string& canon, EntityClass cls) {
-  if (canon.empty() || canon.front() != '/' || ends_with(canon, " (deleted)")) return kIgnored;
+  if (canon.empty()) {  // a name that cannot be resolved is never recorded as another file
+    store::count_loss(store::Loss::kUnresolvedName);
+    return kIgnored;
+  }
+  if (canon.front() != '/' || ends_with(canon, " (deleted)")) return kIgnored;
   if (excluded(canon) || !model::config().tracks(cls)) return kIgnored;
   EntityId id = model::canonical_file_entity(canon, cls);
   return id == model::kNoEntity ? kIgnored : id;
@@ -227,6 +232,7 @@ std::string canonical(int dirfd, const char* path, bool follow) {
   if (last.empty() || last == "." || last == "..") return model::canonical_path(full);
   std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : full.substr(0, slash);
   std::string out = model::canonical_path(parent);
+  if (out.empty()) return out;
   if (out != "/") out += '/';
   out += last;
   return out;

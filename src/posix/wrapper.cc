@@ -14,6 +14,7 @@
 #include "model/log.h"
 #include "posix/fd_table.h"
 #include "posix/paths.h"
+#include "posix/process_end.h"
 #include "store/recorder.h"
 
 namespace provio::posix {
@@ -150,16 +151,18 @@ void after_fork_child() {
 __attribute__((constructor)) void start() {
   Inside inside;
   model::ErrnoSaver saved;
-  if (!store::enabled()) return;
+  bool on = store::enabled();
   // Read the identity now, while the process is single-threaded and not in a vfork child: the
-  // exec wrappers need it, and a fork child can only be told apart from its parent if the parent
-  // had one.
-  const model::Identity& id = model::identity();
-  // Children this process starts by any means (system, popen, a raw clone + execve, a static
-  // helper) inherit our run as their parent; the exec wrappers set it explicitly as well. The
-  // identity has read the old value already. Single-threaded here, so setenv is safe.
-  if (!id.exec_iri.empty()) setenv("PROVIO_PARENT_RUN", id.exec_iri.c_str(), 1);
+  // exec wrappers need it, a fork child can only be told apart from its parent if the parent had
+  // one, and it takes the parent-run link the caller's exec wrapper added to our environment.
+  if (on) model::identity();
+  // The program sees the environment it was given: that link is removed. The children this
+  // process starts get it from the exec, spawn, system and popen wrappers. Single-threaded here,
+  // so unsetenv is safe.
+  unsetenv("PROVIO_PARENT_RUN");
+  if (!on) return;
   load_exclusions();
+  install_end_handlers();
   start_clock();
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }

@@ -9,7 +9,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "model/config.h"
 #include "model/log.h"
+#include "store/free_space.h"
 
 namespace provio::store {
 namespace {
@@ -82,6 +84,16 @@ bool OutputFile::write(std::string_view data) {
   if (data.empty()) return is_open();
   int fd = reopen();
   if (fd < 0) return false;
+  if (!leaves_reserve(fd, data.size(), model::config().free_space_reserve)) {
+    syscall(SYS_close, fd);
+    failed_ = true;
+    failure_ = Loss::kFreeSpace;
+    model::warn_once("free-space",
+                     "less than PROVIO_RESERVE=%zu bytes would stay free on the file system of %s: "
+                     "provio stops writing there; provenance is incomplete",
+                     model::config().free_space_reserve, path_.c_str());
+    return false;
+  }
   while (!data.empty()) {
     long n = syscall(SYS_write, fd, data.data(), data.size());
     if (n < 0 && errno == EINTR) continue;

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "store/incomplete.h"
+
 namespace provio::store {
 
 class OutputFile {
@@ -28,6 +30,8 @@ class OutputFile {
   bool open(const std::string& dir, const std::string& stem);
   bool is_open() const { return created_ && !failed_; }
   bool failed() const { return failed_; }
+  // Why the file went quiet: the free-space reserve, or an error.
+  Loss failure() const { return failure_; }
   const std::string& path() const { return path_; }
 
   // Appends all of `data`; false (and the sticky error) if it could not.
@@ -42,6 +46,7 @@ class OutputFile {
 
   bool created_ = false;
   bool failed_ = false;
+  Loss failure_ = Loss::kOutputFailed;
   dev_t dev_ = 0;
   ino_t ino_ = 0;
   std::string path_;

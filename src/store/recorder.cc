@@ -18,6 +18,8 @@
 #include "model/identity.h"
 #include "model/log.h"
 #include "store/background_writer.h"
+#include "store/incomplete.h"
+#include "store/reentry.h"
 #include "store/thread_log.h"
 
 namespace provio::store {
@@ -129,6 +131,7 @@ ThreadOwner::~ThreadOwner() {
 }
 
 void flush_every_log(bool closing) {
+  FlushingOutside here;
   Registry& r = registry();
   // Held while flushing: a thread that is exiting meanwhile (its log flushed and deleted by
   // destroy()) must wait, or this loop would flush a deleted log. Python's Thread.join() returns
@@ -145,8 +148,7 @@ void flush_every_log(bool closing) {
 }
 
 void on_process_exit() {
-  ThreadLog::set_write_through(true);
-  flush_every_log(true);
+  flush_at_process_end();
 }
 
 void on_fork_prepare() {
@@ -182,6 +184,10 @@ void on_fork_child() {
 inline ThreadLog* current_log() {
   if (ThreadLog* log = tls_log) return log;
   if (g_level.load(std::memory_order_relaxed) == 1) return nullptr;  // off
+  if (tls_flushing_outside) {  // a signal handler: this thread holds the registry
+    count_loss(Loss::kSignalHandler);
+    return nullptr;
+  }
   return attach_thread();
 }
 
@@ -229,6 +235,14 @@ void apply_overrides(std::vector<std::pair<std::string, std::string>> settings) 
 
 void flush_all() {
   flush_every_log(false);
+}
+
+void flush_at_process_end() {
+  // A signal handler that interrupted this thread's own flush of every log: the registry is held
+  // by the frame below us, and what it flushes is what there is.
+  if (tls_flushing_outside) return;
+  ThreadLog::set_write_through(true);
+  flush_every_log(true);
 }
 
 Stats stats() {

@@ -42,6 +42,10 @@ bool reserve_memory(std::size_t bytes);
 // Flushes every thread's buffer (MPI_Finalize, checkpoints). Safe from any thread.
 void flush_all();
 
+// The process is ending (exit, _exit, MPI_Abort, a terminating signal): flushes every thread's
+// buffer with the program's end time, and from then on writes every record through.
+void flush_at_process_end();
+
 // Marks the calling thread as running inside an HDF5 VOL callback (the connector holds one for
 // the duration of each callback). The preload shim asks nested_in_hdf5() so that the POSIX calls
 // HDF5 makes meanwhile are tagged kFlagNested and not counted twice (docs/format.md).

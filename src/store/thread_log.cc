@@ -14,7 +14,9 @@
 #include "model/iri.h"
 #include "model/log.h"
 #include "store/background_writer.h"
+#include "store/incomplete.h"
 #include "store/recorder.h"
+#include "store/reentry.h"
 #include "store/turtle.h"
 
 namespace provio::store {
@@ -25,8 +27,9 @@ using model::EntityId;
 using model::Op;
 
 std::atomic<bool> g_write_through{false};
-constexpr std::size_t kRecordCapacity = 256;         // workflow records per thread between flushes
-constexpr std::size_t kRecordArenaBytes = 32 << 10;  // their strings
+constexpr std::size_t kRecordCapacity = 256;               // workflow records per thread between flushes
+constexpr std::size_t kRecordArenaBytes = 32 << 10;        // their strings
+constexpr std::uint64_t kOwnerPatienceNs = 1'000'000'000;  // for another thread's flush of our log
 
 void append_decimal(std::string& out, std::uint64_t n) {
   char buf[24];
@@ -127,15 +130,31 @@ std::size_t ThreadLog::memory_bytes() const {
 
 bool ThreadLog::claim_as_owner() {
   std::uint8_t expected = kIdle;
-  while (!state_.compare_exchange_weak(expected, kOwner, std::memory_order_acquire)) {
-    // The owner already holds it: a signal handler interrupted record() and records again. Drop
-    // this one event rather than deadlock.
-    if (expected == kOwner) return false;
-    // Another thread is flushing this log (exit, flush_all, fork): wait, a flush is short.
-    expected = kIdle;
-    std::this_thread::yield();
+  if (state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire)) return true;
+  // A signal handler interrupted this thread inside provio: inside record() (the owner holds the
+  // log), or while flushing logs from outside. Waiting would wait for ourselves: drop and count.
+  if (expected == kOwner || tls_flushing_outside) {
+    count_loss(Loss::kSignalHandler);
+    return false;
   }
+  // Another thread is flushing this log (exit, flush_all): a flush is short, wait for it, but
+  // never without bound.
+  std::uint64_t give_up = model::clock::mono_ns() + kOwnerPatienceNs;
+  do {
+    if (model::clock::mono_ns() > give_up) {
+      count_loss(Loss::kBusy);
+      return false;
+    }
+    std::this_thread::yield();
+    expected = kIdle;
+  } while (!state_.compare_exchange_weak(expected, kOwner, std::memory_order_acquire));
   return true;
+}
+
+std::uint64_t ThreadLog::pending_events() const {
+  std::uint64_t n = events_used_ + (records_ ? records_->size() : 0);
+  for (std::size_t k = 0; k < dirty_used_; ++k) n += slots_[dirty_[k]].count;  // calls since the last flush
+  return n;
 }
 
 void ThreadLog::release() {
@@ -313,6 +332,7 @@ void ThreadLog::write_handed_off() {
     file_.write(out_);
     out_.clear();
   }
+  if (file_.failed()) count_loss(file_.failure(), spare_used_);
   in_flight_.store(false, std::memory_order_release);
 }
 
@@ -323,11 +343,13 @@ void ThreadLog::flush_locked(bool closing) {
   bool empty = dirty_used_ == 0 && events_used_ == 0 && (!records_ || records_->empty());
   if (empty && !closing) return;
   if (!prepare_output()) {
+    count_loss(file_.failure(), pending_events());
     events_used_ = 0;
     if (records_) records_->clear();
     if (slots_) clear_summary();
     return;
   }
+  std::uint64_t pending = pending_events();
   ++flush_seq_;
   if (level_ == model::Level::kTrace) {
     write_traces(events_.get(), events_used_);
@@ -339,11 +361,13 @@ void ThreadLog::flush_locked(bool closing) {
     RecordContext ctx{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
     records_->write_all(out_, ctx);
   }
+  append_losses(out_, model::identity().exec_iri, thread_iri_ + "/incomplete/" + std::to_string(flush_seq_));
   if (closing) {
     const model::Identity& id = model::identity();
     Turtle(out_).iri(id.exec_iri).name("provio:endTime").time(model::clock::wall_ns()).end();
   }
   file_.write(out_);
+  if (file_.failed()) count_loss(file_.failure(), pending);
   out_.clear();
   if (out_.capacity() > 4 * kWriteChunk) out_.shrink_to_fit();  // one huge statement: give it back
 }

@@ -5,7 +5,9 @@
 // unless it has to flush. All formatting happens at flush time. The only other thread that may
 // touch a log is one flushing every log (process exit, flush_all), and it first claims the log
 // through `state_` (idle → outside), the compare-and-swap the owner does (idle → owner) around each
-// record(). The owner waits out such a flush instead of dropping its event.
+// record(). The owner waits out such a flush (for a bounded time); a signal handler that finds
+// its own thread inside provio drops its event and counts it (store/incomplete.h) — it must never
+// wait for its own thread.
 //
 // Summary output grows with distinct (API, operation, object) only: a slot lives as long as the
 // log, its activity is described once per file, and a flush writes only the slots that changed
@@ -87,6 +89,7 @@ class ThreadLog {
  private:
   bool claim_as_owner();
   void release();
+  std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   // Adds the event to its slot (a new one if needed); false if the table is full.
   bool add_summary(const model::Event& ev);
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit);

@@ -274,8 +274,9 @@ EntityClass class_of(H5I_type_t t) {
 }
 
 // The file the under connector says `o` lives in (H5Fget_name's name, as the file was opened),
-// interned through a small cache of open names so that the common case is one lookup and no
-// path canonicalisation. kNoEntity when the under connector cannot say.
+// interned through a small cache of absolute names so that the common case is one lookup and no
+// path canonicalisation. A relative name means another file after chdir, so it is resolved each
+// time. kNoEntity when the under connector cannot say.
 EntityId file_named_below(Obj* o) {
   if (o->type == H5I_BADID) return kNoEntity;
   QuietLookup quiet;
@@ -297,6 +298,10 @@ EntityId file_named_below(Obj* o) {
     if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return kNoEntity;
   }
   std::string_view name(buf, len);
+  if (name.empty() || name.front() != '/') {
+    model::ErrnoSaver errno_saver;
+    return model::file_entity(name);
+  }
   static std::mutex mutex;
   static auto* cache = new std::unordered_map<std::string, EntityId>;  // open name -> file; never freed
   std::lock_guard<std::mutex> lock(mutex);

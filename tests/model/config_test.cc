@@ -2,7 +2,11 @@
 #include "model/config.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -115,5 +119,56 @@ TEST(Config, OverridesApplyOverTheEnvironment) {
   unsetenv("PROVIO_LEVEL");
 }
 
+// A mistyped option is reported through the parser's warning callback after the line that made
+// the parser: the parser must own its callback (AddressSanitizer found stack-use-after-scope when
+// it kept a reference to a temporary std::function; issue 10 item 3). Run under
+// -DPROVIO_SANITIZE=address to see the difference.
+TEST(Config, MistypedOverrideIsReportedAndIgnored) {
+  std::string log = ::testing::TempDir() + "provio-config-typo.log";
+  std::remove(log.c_str());
+  setenv("PROVIO_LOG", log.c_str(), 1);
+  set_overrides({{"level", "loud"}, {"flush_interval", "soon"}});
+  EXPECT_EQ(config().level, Level::kSummary);
+  EXPECT_EQ(config().flush_interval_ns, Config{}.flush_interval_ns);
+  set_overrides({});
+  unsetenv("PROVIO_LOG");
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("VOL connector option LEVEL='loud': expected off, summary or trace"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("VOL connector option FLUSH_INTERVAL='soon'"), std::string::npos) << text;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// PROVIO_CONFIG is read only when it names a regular file of at most 1 MiB (issue 10 item 7): a
+// larger one, or a FIFO, is refused before a byte is read, with a warning naming it.
+TEST(Config, ConfigFileMustBeASmallRegularFile) {
+  std::string dir = ::testing::TempDir();
+  std::string log = dir + "provio-config-file.log", big = dir + "provio-big.conf", fifo = dir + "provio.fifo";
+  std::remove(log.c_str());
+  std::remove(fifo.c_str());
+  {
+    std::ofstream out(big);
+    out << "level=off\n" << std::string(1u << 20, '#') << "\n";
+  }
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  setenv("PROVIO_LOG", log.c_str(), 1);
+  for (const std::string& path : {big, fifo}) {
+    setenv("PROVIO_CONFIG", path.c_str(), 1);
+    reload_config();  // a FIFO nobody writes would block here if it were opened for reading
+    EXPECT_EQ(config().level, Level::kSummary) << path;
+  }
+  unsetenv("PROVIO_CONFIG");
+  unsetenv("PROVIO_LOG");
+  reload_config();
+  std::string text = read_text(log);
+  EXPECT_NE(text.find("PROVIO_CONFIG '" + big + "': larger than 1 MiB"), std::string::npos) << text;
+  std::remove(big.c_str());
+  std::remove(fifo.c_str());
+}
 }  // namespace
 }  // namespace provio::model

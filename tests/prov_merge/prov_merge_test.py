@@ -17,7 +17,7 @@ import sys
 
 import rdflib
 from rdflib import Literal, URIRef
-from rdflib.namespace import XSD
+from rdflib.namespace import RDF, XSD
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import raw_graph  # noqa: E402
@@ -109,7 +109,24 @@ def reference_merge(files):
         out.add((a, PROV.startedAtTime, min(starts, key=lambda x: x.toPython())))
         out.add((a, PROV.endedAtTime, max(ends, key=lambda x: x.toPython())))
         out.add((a, PROVIO.lastPart, Literal(str(max(numbers)), datatype=XSD.unsignedLong)))
+    mark_unfinished(out)
     return out
+
+
+def mark_unfinished(g):
+    """docs/format.md, "Incomplete provenance": a run without endTime that no exec replaced (no run
+    of its host and pid names it as parent) is marked no-end-time."""
+    where = lambda r: (g.value(r, PROVIO.host), g.value(r, PROVIO.pid))  # noqa: E731
+    for run in list(g.subjects(RDF.type, PROVIO.Program)):
+        if (run, PROVIO.endTime, None) in g:
+            continue
+        if any(where(child) == where(run) for child in g.subjects(PROVIO.parentRun, run)):
+            continue
+        node = URIRef(str(run) + "/incomplete/no-end-time")
+        g.add((run, PROVIO.incomplete, node))
+        g.add((node, RDF.type, PROVIO.Incomplete))
+        g.add((node, PROVIO.reason, Literal("no-end-time")))
+        g.add((node, PROVIO.lost, Literal("0", datatype=XSD.unsignedLong)))
 
 
 def assert_same(got, want, what):

@@ -23,6 +23,7 @@
 #include "common/graph.h"
 #include "common/progress.h"
 #include "common/reader.h"
+#include "common/unfinished.h"
 #include "common/writer.h"
 #include "graph.h"
 #include "view.h"
@@ -319,6 +320,7 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   progress.step("folding");
   for (const std::string& m : result.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
   provio::rdf::FoldResult folded = provio::rdf::fold(graph);
+  provio::rdf::mark_unfinished(graph);
   for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
 
   progress.step("writing " + std::to_string(graph.size()) + " triples");

@@ -297,15 +297,16 @@ Table lineage_table(View& v, const std::vector<LineageStep>& steps) {
 
 Table programs_table(View& v) {
   Table t;
-  t.columns = {"program", "executable", "host", "pid",     "rank", "job",
-               "user",    "start",      "end",  "threads", "iri"};
+  t.columns = {"program", "executable", "host", "pid",        "rank",    "job",
+               "user",    "start",      "end",  "incomplete", "threads", "iri"};
   for (const auto& p : v.programs()) {
     const ProgramInfo& info = v.program(p);
     std::size_t threads = v.graph().subjects(prov("actedOnBehalfOf"), p).size();
     t.rows.push_back({Cell::text(info.name), Cell::text(info.executable), Cell::text(info.host),
                       Cell::text(info.pid), info.rank.empty() ? Cell::unbound() : Cell::text(info.rank),
                       Cell::text(info.job), Cell::text(info.user), Cell::text(info.start),
-                      Cell::text(info.end), Cell::integer(threads), Cell::iri(p)});
+                      Cell::text(info.end), Cell::text(info.incomplete), Cell::integer(threads),
+                      Cell::iri(p)});
   }
   return t;
 }

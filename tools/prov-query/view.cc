@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -97,6 +100,14 @@ const ProgramInfo& View::program(const std::string& iri) {
   p.user = user.empty() ? "" : g_.value(user, provio("userName"));
   if (p.job.rfind("urn:provio:job:", 0) == 0) p.job = p.job.substr(15);
   p.name = p.executable.empty() ? basename_of(iri) : basename_of(p.executable);
+  std::map<std::string, std::uint64_t> lost;
+  for (const auto& node : g_.objects(iri, provio("incomplete"))) {
+    lost[g_.value(node.value, provio("reason"))] +=
+        std::strtoull(g_.value(node.value, provio("lost")).c_str(), nullptr, 10);
+  }
+  for (const auto& [reason, n] : lost) {
+    p.incomplete += (p.incomplete.empty() ? "" : ", ") + reason + ": " + std::to_string(n);
+  }
   return programs_.emplace(iri, std::move(p)).first->second;
 }
 

@@ -37,6 +37,9 @@ struct ActivityRecord {
 struct ProgramInfo {
   std::string iri, executable, command_line, host, pid, rank, job, workflow, start, end, user;
   std::string name;  // basename of the executable
+  // What provio could not record (docs/format.md, "Incomplete provenance"): "reason: lost, …" with
+  // the counts of each reason summed; "" when complete.
+  std::string incomplete;
 };
 
 class View {

@@ -217,6 +217,7 @@ table{border-collapse:collapse;font-size:13px;margin:8px 0}th,td{border:1px soli
 th{background:#eef1f6;cursor:pointer;user-select:none}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .chart{display:inline-block;vertical-align:top;margin:8px 16px 8px 0}.chart svg text{font-size:12px}
 figcaption{font-weight:bold;font-size:13px;margin-bottom:4px}.none,.note{color:#666;font-size:13px}
+.warning{background:#fff3cd;border:1px solid #e0b400;padding:6px 10px;font-size:14px}
 .timeline text{font-size:12px}.graph svg{max-width:100%;height:auto}
 details{margin:4px 0}summary{cursor:pointer}
 )";
@@ -286,6 +287,13 @@ std::string write_report(query::View& v, const std::string& title, std::string& 
   card(human_bytes(read), "read");
   card(human_bytes(written), "written");
   out << "</div>\n";
+  // Incomplete provenance is said first: every figure below may undercount.
+  for (const auto& p : programs) {
+    const auto& info = v.program(p);
+    if (info.incomplete.empty()) continue;
+    out << "<p class=\"warning\">Incomplete provenance: " << html_escape(v.program_label(p))
+        << " lost events (" << html_escape(info.incomplete) << ").</p>\n";
+  }
 
   out << "<h2 id=\"costs\">Top I/O costs</h2>\n";
   auto chart = [&](const std::string& by, const std::string& what, int col, const char* colour) {
