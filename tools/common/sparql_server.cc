@@ -1,0 +1,177 @@
+// SPARQL 1.1 Protocol, Update and Graph Store Protocol requests (see sparql_server.h).
+#include "common/sparql_server.h"
+
+#include <algorithm>
+
+namespace provio::sparql {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// "http://h:8890/sparql" → "/sparql"; the path of a URL without its query string.
+std::string path_of(const std::string& url) {
+  auto scheme = url.find("://");
+  auto slash = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  if (slash == std::string::npos) return "";
+  return url.substr(slash, url.find('?', slash) - slash);
+}
+
+struct Convention {
+  const char* store;   // suffix of the Graph Store Protocol URL
+  const char* query;   // suffix of the query URL
+  const char* update;  // suffix of the update URL
+  bool root;           // Virtuoso: the suffix is the whole path
+};
+// Fuseki's query service is /DS/query or /DS/sparql; /DS/query is tried first as the derived one.
+constexpr Convention kConventions[] = {
+    {"/sparql-graph-crud-auth", "/sparql-auth", "/sparql-auth", true},
+    {"/sparql-graph-crud", "/sparql", "/sparql", true},
+    {"/rdf-graphs/service", "", "/statements", false},
+    {"/data", "/query", "/update", false},
+    {"/data", "/sparql", "/update", false},
+};
+
+}  // namespace
+
+bool complete_endpoints(Endpoints& e, std::string& error) {
+  for (const Convention& c : kConventions) {
+    std::string base;
+    auto match = [&](const std::string& url, const char* suffix) {
+      if (url.empty() || !ends_with(url, suffix)) return false;
+      if (c.root && path_of(url) != suffix) return false;
+      base = url.substr(0, url.size() - std::string(suffix).size());
+      return !(std::string(suffix).empty() && url.find("/repositories/") == std::string::npos);
+    };
+    if (match(e.store, c.store) || match(e.query, c.query) || match(e.update, c.update)) {
+      if (e.store.empty()) e.store = base + c.store;
+      if (e.query.empty()) e.query = base + c.query;
+      if (e.update.empty()) e.update = base + c.update;
+      break;
+    }
+  }
+  // A single SPARQL URL that answers queries and updates alike (Virtuoso's /sparql-auth, RDF4J).
+  if (e.query.empty()) e.query = e.update;
+  if (e.update.empty()) e.update = e.query;
+  if (e.query.empty()) {
+    error = "cannot tell the server's SPARQL query URL from " + e.store + "; give --query URL";
+    return false;
+  }
+  for (const std::string* u : {&e.query, &e.update, &e.store}) {
+    if (!u->empty() && u->rfind("http://", 0) != 0 && u->rfind("https://", 0) != 0) {
+      error = *u + ": not an http:// or https:// URL";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string iri_ref(const std::string& iri) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out = "<";
+  for (unsigned char c : iri) {
+    if (c <= 0x20 || std::string_view("<>\"{}|^`\\").find(static_cast<char>(c)) != std::string_view::npos) {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + ">";
+}
+
+std::string in_job_graphs(const std::string& pattern) {
+  return std::string("GRAPH ?g { ") + pattern + " } FILTER(STRSTARTS(STR(?g), \"" + kGraphPrefix + "\"))";
+}
+
+bool Server::query(const std::string& text, net::Response& out, std::string& error,
+                   const std::vector<std::string>& default_graphs) {
+  net::Request r;
+  r.method = "POST";
+  r.url = e_.query;
+  r.content_type = "application/x-www-form-urlencoded";
+  r.accept = "application/sparql-results+json, application/n-triples;q=0.9, text/plain;q=0.5";
+  r.body = "query=" + net::form_encode(text);
+  for (const auto& g : default_graphs) r.body += "&default-graph-uri=" + net::form_encode(g);
+  return http_.send(r, out, error);
+}
+
+bool Server::select(const std::string& text, Results& out, std::string& error,
+                    const std::vector<std::string>& default_graphs) {
+  net::Response resp;
+  if (!query(text, resp, error, default_graphs)) return false;
+  if (!parse_json_results(resp.body, out, error)) {
+    error = e_.query + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+bool Server::update(const std::string& text, std::string& error) {
+  net::Request r;
+  r.method = "POST";
+  r.url = e_.update;
+  r.content_type = "application/x-www-form-urlencoded";
+  r.body = "update=" + net::form_encode(text);
+  net::Response resp;
+  return http_.send(r, resp, error);
+}
+
+bool Server::send_graph(const char* method, const std::string& graph, const std::string& body,
+                        std::string& error) {
+  if (e_.store.empty()) {
+    error = "no Graph Store Protocol URL";
+    return false;
+  }
+  net::Request r;
+  r.method = method;
+  r.url = e_.store + (e_.store.find('?') == std::string::npos ? "?" : "&") + "graph=" + net::form_encode(graph);
+  // Virtuoso names the parameter graph-uri (its pre-standard form); sending both is harmless.
+  if (e_.store.find("/sparql-graph-crud") != std::string::npos) r.url += "&graph-uri=" + net::form_encode(graph);
+  r.content_type = "application/n-triples";
+  r.body = body;
+  net::Response resp;
+  return http_.send(r, resp, error);
+}
+
+bool Server::put_graph(const std::string& graph, const std::string& ntriples, std::string& error) {
+  return send_graph("PUT", graph, ntriples, error);
+}
+
+bool Server::post_graph(const std::string& graph, const std::string& ntriples, std::string& error) {
+  return send_graph("POST", graph, ntriples, error);
+}
+
+bool Server::triples(const std::string& where, std::vector<Triple>& out, std::string& error) {
+  Results r;
+  if (!select("SELECT ?s ?p ?o (STR(?o) AS ?lex) WHERE { " + where + " }", r, error)) return false;
+  int s = r.column("s"), p = r.column("p"), o = r.column("o"), lex = r.column("lex");
+  if (s < 0 || p < 0 || o < 0 || lex < 0) {
+    error = e_.query + ": the answer lacks ?s ?p ?o";
+    return false;
+  }
+  out.reserve(out.size() + r.rows.size());
+  for (auto& row : r.rows) {
+    if (!row[s] || !row[p] || !row[o]) continue;
+    Triple t{std::move(*row[s]), std::move(*row[p]), std::move(*row[o])};
+    if (t[2].kind == Term::Kind::kLiteral && row[lex]) t[2].value = std::move(row[lex]->value);
+    out.push_back(std::move(t));
+  }
+  return true;
+}
+
+bool Server::job_graphs(std::vector<std::string>& out, std::string& error) {
+  Results r;
+  std::string q = std::string("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), \"") +
+                  kGraphPrefix + "\")) }";
+  if (!select(q, r, error)) return false;
+  out.clear();
+  for (auto& row : r.rows)
+    if (!row.empty() && row[0]) out.push_back(row[0]->value);
+  std::sort(out.begin(), out.end());
+  return true;
+}
+
+}  // namespace provio::sparql

@@ -1,0 +1,285 @@
+// The graph of a SPARQL server, fetched in rounds (see remote_graph.h).
+#include "remote_graph.h"
+
+#include <raptor2.h>
+
+#include <algorithm>
+
+#include "graph.h"
+
+namespace provio::query {
+namespace {
+
+// Keys per VALUES block: small enough for any server's request limits, large enough that a
+// round costs a handful of requests.
+constexpr std::size_t kBatch = 400;
+
+Cell to_cell(const sparql::Term& t) {
+  switch (t.kind) {
+    case sparql::Term::Kind::kIri: return Cell::iri(t.value);
+    case sparql::Term::Kind::kBlank: return {Cell::Kind::kBlank, t.value, {}, {}};
+    case sparql::Term::Kind::kLiteral: break;
+  }
+  // RDF 1.1: a simple literal is an xsd:string; the local graph spells it without a datatype.
+  std::string dt = t.datatype == std::string(kXsdNs) + "string" ? "" : t.datatype;
+  return {Cell::Kind::kLiteral, t.value, dt, t.lang};
+}
+
+std::string in_key(std::string_view p, std::string_view o) {
+  std::string k(p);
+  k += '\n';
+  k.append(o);
+  return k;
+}
+
+template <typename T, typename F>
+bool in_batches(const std::vector<T>& keys, F f) {
+  for (std::size_t b = 0; b < keys.size(); b += kBatch) {
+    std::vector<T> part(keys.begin() + static_cast<long>(b),
+                        keys.begin() + static_cast<long>(std::min(keys.size(), b + kBatch)));
+    if (!f(part)) return false;
+  }
+  return true;
+}
+
+std::string values_of(const std::vector<std::string>& iris) {
+  std::string v;
+  for (const auto& i : iris) v += sparql::iri_ref(i) + " ";
+  return v;
+}
+
+Cell raptor_cell(raptor_term* t) {
+  if (t->type == RAPTOR_TERM_TYPE_URI)
+    return Cell::iri(reinterpret_cast<const char*>(raptor_uri_as_string(t->value.uri)));
+  if (t->type == RAPTOR_TERM_TYPE_BLANK)
+    return {Cell::Kind::kBlank, reinterpret_cast<const char*>(t->value.blank.string), {}, {}};
+  Cell c{Cell::Kind::kLiteral,
+         std::string(reinterpret_cast<const char*>(t->value.literal.string), t->value.literal.string_len),
+         {},
+         {}};
+  if (t->value.literal.datatype)
+    c.datatype = reinterpret_cast<const char*>(raptor_uri_as_string(t->value.literal.datatype));
+  if (t->value.literal.language) c.lang = reinterpret_cast<const char*>(t->value.literal.language);
+  return c;
+}
+
+// A CONSTRUCT / DESCRIBE answer (N-Triples) as subject / predicate / object rows.
+bool ntriples_table(const std::string& body, Table& out, std::string& error) {
+  out = Table{};
+  out.columns = {"subject", "predicate", "object"};
+  raptor_world* world = raptor_new_world();
+  raptor_parser* parser = world ? raptor_new_parser(world, "ntriples") : nullptr;
+  bool ok = parser != nullptr;
+  if (ok) {
+    struct Ctx {
+      Table* out;
+      std::string* error;
+    } ctx{&out, &error};
+    raptor_parser_set_statement_handler(parser, &ctx, [](void* data, raptor_statement* s) {
+      static_cast<Ctx*>(data)->out->rows.push_back(
+          {raptor_cell(s->subject), raptor_cell(s->predicate), raptor_cell(s->object)});
+    });
+    raptor_world_set_log_handler(world, &ctx, [](void* data, raptor_log_message* m) {
+      auto* c = static_cast<Ctx*>(data);
+      if (m->level >= RAPTOR_LOG_LEVEL_ERROR && c->error->empty())
+        *c->error = "malformed N-Triples answer: line " + std::to_string(m->locator ? m->locator->line : 0) + ": " +
+                    (m->text ? m->text : "error");
+    });
+    raptor_uri* base = raptor_new_uri(world, reinterpret_cast<const unsigned char*>("urn:provio:answer"));
+    ok = raptor_parser_parse_start(parser, base) == 0 &&
+         raptor_parser_parse_chunk(parser, reinterpret_cast<const unsigned char*>(body.data()), body.size(), 1) == 0 &&
+         error.empty();
+    raptor_free_uri(base);
+    raptor_free_parser(parser);
+  }
+  if (world) raptor_free_world(world);
+  if (!ok && error.empty()) error = "cannot parse the server's N-Triples answer";
+  return ok;
+}
+
+}  // namespace
+
+RemoteGraph::RemoteGraph(sparql::Endpoints endpoints, const std::string& credentials)
+    : http_(std::make_unique<net::Client>(net::Auth{credentials})),
+      server_(std::make_unique<sparql::Server>(std::move(endpoints), *http_)) {}
+
+bool RemoteGraph::open(std::string& error) {
+  if (!http_->ready(error)) return false;
+  sparql::Results r;
+  return server_->select("ASK { }", r, error);
+}
+
+std::vector<Cell> RemoteGraph::objects(std::string_view s, std::string_view p) const {
+  std::vector<Cell> out;
+  auto it = out_.find(std::string(s));
+  if (it == out_.end()) {
+    want_out_.emplace(s);
+    missed_ = true;
+    return out;
+  }
+  for (const auto& [pred, o] : it->second)
+    if (pred == p) out.push_back(o);
+  return out;
+}
+
+std::vector<std::string> RemoteGraph::subjects(std::string_view p, std::string_view o) const {
+  auto it = in_.find(in_key(p, o));
+  if (it != in_.end()) return it->second;
+  if (p == rdf_type())
+    want_class_.emplace(o);
+  else
+    want_in_.emplace(p, o);
+  missed_ = true;
+  return {};
+}
+
+bool RemoteGraph::has_subject(std::string_view s) const {
+  auto it = out_.find(std::string(s));
+  if (it != out_.end()) return !it->second.empty();
+  want_out_.emplace(s);
+  missed_ = true;
+  return false;
+}
+
+bool RemoteGraph::has_object(std::string_view o) const {
+  auto it = present_.find(std::string(o));
+  if (it != present_.end()) return it->second;
+  want_present_.emplace(o);
+  missed_ = true;
+  return false;
+}
+
+std::size_t RemoteGraph::size() const {
+  if (sized_) return size_;
+  sparql::Results r;
+  std::string error;
+  if (server_->select("SELECT (COUNT(*) AS ?n) WHERE { " + sparql::in_job_graphs("?s ?p ?o") + " }", r, error) &&
+      !r.rows.empty() && r.rows[0].size() == 1 && r.rows[0][0])
+    size_ = std::strtoull(r.rows[0][0]->value.c_str(), nullptr, 10);
+  sized_ = true;
+  return size_;
+}
+
+void RemoteGraph::add_out(const sparql::Triple& t) {
+  auto& v = out_[t[0].value];
+  v.emplace_back(t[1].value, to_cell(t[2]));
+}
+
+bool RemoteGraph::fetch_subjects(std::vector<std::string> keys, std::string& error) {
+  return in_batches(keys, [&](const std::vector<std::string>& part) {
+    std::vector<sparql::Triple> ts;
+    if (!server_->triples("VALUES ?s { " + values_of(part) + "} " + sparql::in_job_graphs("?s ?p ?o"), ts, error))
+      return false;
+    for (const auto& s : part) out_[s];
+    for (const auto& t : ts) add_out(t);
+    return true;
+  });
+}
+
+// The members of each class with everything said about them (in any job graph).
+bool RemoteGraph::fetch_classes(std::vector<std::string> classes, std::string& error) {
+  for (const std::string& c : classes) {
+    std::vector<sparql::Triple> ts;
+    std::string where = "GRAPH ?h { ?s a " + sparql::iri_ref(c) + " } FILTER(STRSTARTS(STR(?h), \"" +
+                        sparql::kGraphPrefix + "\")) " + sparql::in_job_graphs("?s ?p ?o");
+    if (!server_->triples(where, ts, error)) return false;
+    std::set<std::string> members, fresh;
+    for (const auto& t : ts)
+      if (t[0].kind == sparql::Term::Kind::kIri && t[1].value == rdf_type() && t[2].value == c)
+        members.insert(t[0].value);
+    // A subject fetched before is complete already: only the others take these triples.
+    for (const auto& m : members)
+      if (out_.try_emplace(m).second) fresh.insert(m);
+    for (const auto& t : ts)
+      if (fresh.count(t[0].value)) add_out(t);
+    in_[in_key(rdf_type(), c)].assign(members.begin(), members.end());
+  }
+  return true;
+}
+
+bool RemoteGraph::fetch_incoming(std::vector<std::pair<std::string, std::string>> keys, std::string& error) {
+  return in_batches(keys, [&](const std::vector<std::pair<std::string, std::string>>& part) {
+    std::string values = "VALUES (?p ?o) { ";
+    for (const auto& [p, o] : part) values += "(" + sparql::iri_ref(p) + " " + sparql::iri_ref(o) + ") ";
+    std::vector<sparql::Triple> ts;
+    if (!server_->triples(values + "} " + sparql::in_job_graphs("?s ?p ?o"), ts, error)) return false;
+    for (const auto& [p, o] : part) in_[in_key(p, o)];
+    for (const auto& t : ts)
+      if (t[0].kind == sparql::Term::Kind::kIri) in_[in_key(t[1].value, t[2].value)].push_back(t[0].value);
+    return true;
+  });
+}
+
+bool RemoteGraph::fetch_presence(std::vector<std::string> objects, std::string& error) {
+  return in_batches(objects, [&](const std::vector<std::string>& part) {
+    sparql::Results r;
+    if (!server_->select("SELECT DISTINCT ?o WHERE { VALUES ?o { " + values_of(part) + "} " +
+                             sparql::in_job_graphs("?s ?p ?o") + " }",
+                         r, error))
+      return false;
+    for (const auto& o : part) present_[o] = false;
+    for (const auto& row : r.rows)
+      if (!row.empty() && row[0]) present_[row[0]->value] = true;
+    return true;
+  });
+}
+
+bool RemoteGraph::fetch_missing(std::string& error) {
+  auto take = [](auto& set) {
+    std::vector<typename std::decay_t<decltype(set)>::value_type> v(set.begin(), set.end());
+    set.clear();
+    return v;
+  };
+  auto classes = take(want_class_);
+  auto incoming = take(want_in_);
+  auto present = take(want_present_);
+  bool ok = fetch_classes(classes, error) && fetch_incoming(incoming, error) && fetch_presence(present, error);
+  // Classes bring their members' descriptions: fetch only the subjects still unknown.
+  std::vector<std::string> subjects;
+  for (auto& s : take(want_out_))
+    if (!out_.count(s)) subjects.push_back(std::move(s));
+  ok = ok && fetch_subjects(subjects, error);
+  // Deduplicate: a triple held by several job graphs comes back once per graph.
+  for (auto& [s, v] : out_) {
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.first, a.second.value, a.second.datatype, a.second.lang, a.second.kind) <
+             std::tie(b.first, b.second.value, b.second.datatype, b.second.lang, b.second.kind);
+    });
+    v.erase(std::unique(v.begin(), v.end(),
+                        [](const auto& a, const auto& b) {
+                          return a.first == b.first && a.second.value == b.second.value &&
+                                 a.second.datatype == b.second.datatype && a.second.lang == b.second.lang &&
+                                 a.second.kind == b.second.kind;
+                        }),
+            v.end());
+  }
+  for (auto& [k, v] : in_) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  }
+  return ok;
+}
+
+bool RemoteGraph::sparql(const std::string& query, Table& out, std::string& error) {
+  std::vector<std::string> graphs;
+  if (!server_->job_graphs(graphs, error)) return false;
+  net::Response resp;
+  if (!server_->query(kSparqlPrefixes + query, resp, error, graphs)) return false;
+  if (resp.content_type.find("json") == std::string::npos) return ntriples_table(resp.body, out, error);
+  sparql::Results r;
+  if (!sparql::parse_json_results(resp.body, r, error)) return false;
+  out = Table{};
+  if (r.is_boolean) {
+    out.columns = {"boolean"};
+    out.rows.push_back({Cell{Cell::Kind::kLiteral, r.boolean ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
+    return true;
+  }
+  out.columns = r.vars;
+  for (const auto& row : r.rows) {
+    auto& cells = out.rows.emplace_back();
+    for (const auto& t : row) cells.push_back(t ? to_cell(*t) : Cell::unbound());
+  }
+  return true;
+}
+
+}  // namespace provio::query
