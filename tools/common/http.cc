@@ -62,6 +62,9 @@ struct Client::Impl {
   CURL* curl = nullptr;
   std::string netrc;
   Retry retry;
+  // Credentials go out only once a server asked for them (HTTP 401): libcurl probes digest
+  // authentication with an empty POST, which a server that needs none answers as a real request.
+  bool authenticate = false;
 };
 
 Client::Client(Auth auth, Retry retry) : impl_(std::make_unique<Impl>()) {
@@ -117,7 +120,7 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    if (!impl_->netrc.empty()) {
+    if (impl_->authenticate) {
       curl_easy_setopt(c, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
       curl_easy_setopt(c, CURLOPT_NETRC_FILE, impl_->netrc.c_str());
       bool tls = r.url.rfind("https://", 0) == 0;
@@ -136,6 +139,11 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
       curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type);
       if (type) out.content_type = type;
       if (out.status >= 200 && out.status < 300) return true;
+      if (out.status == 401 && !impl_->authenticate && !impl_->netrc.empty()) {
+        impl_->authenticate = true;
+        --attempt;  // the same try, now with credentials
+        continue;
+      }
       problem = "HTTP " + std::to_string(out.status);
       std::string line = first_line(out.body);
       if (!line.empty()) problem += ": " + line;

@@ -2,6 +2,9 @@
 #include "common/sparql_server.h"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
 
 namespace provio::sparql {
 namespace {
@@ -32,6 +35,19 @@ constexpr Convention kConventions[] = {
     {"/data", "/query", "/update", false},
     {"/data", "/sparql", "/update", false},
 };
+
+const std::string kXsdDouble = "http://www.w3.org/2001/XMLSchema#double";
+
+// Virtuoso's STR() of a double has 16 digits ("0.8100000000000001" for 0.81): the shortest form
+// that reads back as the same double is the one a writer of that value would have chosen.
+std::string shortest_double(const std::string& text) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end) return text;
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return r.ec == std::errc() ? std::string(buf, r.ptr) : text;
+}
 
 }  // namespace
 
@@ -92,10 +108,47 @@ bool Server::query(const std::string& text, net::Response& out, std::string& err
   r.method = "POST";
   r.url = e_.query;
   r.content_type = "application/x-www-form-urlencoded";
-  r.accept = "application/sparql-results+json, application/n-triples;q=0.9, text/plain;q=0.5";
+  // Asked for by form: some servers (Virtuoso) answer CONSTRUCT with a results table if allowed.
+  std::string f = form(text);
+  r.accept = f == "CONSTRUCT" || f == "DESCRIBE" ? "application/n-triples, text/plain;q=0.5"
+                                                 : "application/sparql-results+json";
   r.body = "query=" + net::form_encode(text);
   for (const auto& g : default_graphs) r.body += "&default-graph-uri=" + net::form_encode(g);
   return http_.send(r, out, error);
+}
+
+std::string Server::form(const std::string& query) {
+  std::size_t i = 0;
+  auto word = [&] {
+    while (i < query.size()) {
+      if (std::isspace(static_cast<unsigned char>(query[i]))) {
+        ++i;
+      } else if (query[i] == '#') {
+        i = query.find('\n', i);
+        if (i == std::string::npos) i = query.size();
+      } else {
+        break;
+      }
+    }
+    std::size_t b = i;
+    while (i < query.size() && std::isalpha(static_cast<unsigned char>(query[i]))) ++i;
+    std::string w = query.substr(b, i - b);
+    for (char& c : w) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return w;
+  };
+  for (;;) {
+    std::string w = word();
+    if (w != "PREFIX" && w != "BASE") return w;
+    std::size_t close = query.find('>', i);  // past "name: <iri>" or "<iri>"
+    if (close == std::string::npos) return "";
+    i = close + 1;
+  }
+}
+
+void Server::read_ask(const std::string& query, Results& r) {
+  if (r.is_boolean || r.vars.size() != 1 || r.rows.size() > 1 || form(query) != "ASK") return;
+  r.is_boolean = true;
+  r.boolean = !r.rows.empty() && r.rows[0][0] && (r.rows[0][0]->value == "1" || r.rows[0][0]->value == "true");
 }
 
 bool Server::select(const std::string& text, Results& out, std::string& error,
@@ -106,6 +159,7 @@ bool Server::select(const std::string& text, Results& out, std::string& error,
     error = e_.query + ": " + error;
     return false;
   }
+  read_ask(text, out);
   return true;
 }
 
@@ -157,6 +211,7 @@ bool Server::triples(const std::string& where, std::vector<Triple>& out, std::st
     if (!row[s] || !row[p] || !row[o]) continue;
     Triple t{std::move(*row[s]), std::move(*row[p]), std::move(*row[o])};
     if (t[2].kind == Term::Kind::kLiteral && row[lex]) t[2].value = std::move(row[lex]->value);
+    if (t[2].kind == Term::Kind::kLiteral && t[2].datatype == kXsdDouble) t[2].value = shortest_double(t[2].value);
     out.push_back(std::move(t));
   }
   return true;

@@ -39,6 +39,11 @@ class Server {
   // Any query; the raw answer (JSON results for SELECT/ASK, N-Triples for CONSTRUCT/DESCRIBE).
   [[nodiscard]] bool query(const std::string& query, net::Response& out, std::string& error,
                            const std::vector<std::string>& default_graphs = {});
+  // Its form: "SELECT", "ASK", "CONSTRUCT", "DESCRIBE" (the keyword after the prologue).
+  static std::string form(const std::string& query);
+  // Virtuoso 7 answers ASK as a table (column __ASK_RETVAL: one row holding 1 for true, no row
+  // for false): makes such an answer to an ASK `query` a boolean.
+  static void read_ask(const std::string& query, Results& r);
   [[nodiscard]] bool update(const std::string& text, std::string& error);
   // Graph Store Protocol: PUT replaces the graph, POST adds to it. `ntriples` is N-Triples.
   [[nodiscard]] bool put_graph(const std::string& graph, const std::string& ntriples, std::string& error);

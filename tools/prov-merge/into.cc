@@ -121,7 +121,7 @@ bool upload(sparql::Server& server, const std::string& job, const std::string& i
     ok = server.update("MOVE SILENT " + sparql::iri_ref(target) + " TO " + sparql::iri_ref(iri), error);
   if (!ok && target != iri) {
     std::string ignored;
-    (void)server.update("DROP SILENT GRAPH " + sparql::iri_ref(target), ignored);
+    (void)server.update("CLEAR SILENT GRAPH " + sparql::iri_ref(target), ignored);
   }
   return ok;
 }
@@ -182,7 +182,8 @@ int remove_job(sparql::Server& server, const std::string& job, bool quiet) {
     std::fprintf(stderr, "%s: %s: no such job on the server (%s)\n", kTool, job.c_str(), iri.c_str());
     return kExitDamaged;
   }
-  if (!server.update("DROP GRAPH " + iri, error)) {
+  // CLEAR rather than DROP: Virtuoso refuses to DROP a graph it did not see created by CREATE.
+  if (!server.update("CLEAR GRAPH " + iri, error)) {
     std::fprintf(stderr, "%s: %s: not removed: %s\n", kTool, job.c_str(), error.c_str());
     return kExitFailed;
   }

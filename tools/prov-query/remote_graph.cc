@@ -269,6 +269,7 @@ bool RemoteGraph::sparql(const std::string& query, Table& out, std::string& erro
   sparql::Results r;
   if (!sparql::parse_json_results(resp.body, r, error)) return false;
   out = Table{};
+  sparql::Server::read_ask(query, r);
   if (r.is_boolean) {
     out.columns = {"boolean"};
     out.rows.push_back({Cell{Cell::Kind::kLiteral, r.boolean ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
