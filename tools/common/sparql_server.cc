@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <map>
 #include <charconv>
 #include <cstdlib>
 
@@ -47,6 +49,23 @@ std::string shortest_double(const std::string& text) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
   return r.ec == std::errc() ? std::string(buf, r.ptr) : text;
+}
+
+const std::string kXsdDateTime = "http://www.w3.org/2001/XMLSchema#dateTime";
+
+// Virtuoso keeps xsd:dateTime as a timestamp and drops trailing zeros of the fraction
+// ("…:01Z" for "…:01.000000Z"). provio writes UTC with microseconds, six digits: a UTC time comes
+// back in that form (the same instant either way).
+std::string microsecond_datetime(const std::string& text) {
+  // YYYY-MM-DDThh:mm:ss[.f]Z
+  if (text.size() < 20 || text[10] != 'T' || text.back() != 'Z') return text;
+  std::string frac;
+  if (text.size() > 20) {
+    if (text[19] != '.') return text;
+    frac = text.substr(20, text.size() - 21);
+  }
+  if (frac.size() > 6 || frac.find_first_not_of("0123456789") != std::string::npos) return text;
+  return text.substr(0, 19) + "." + frac + std::string(6 - frac.size(), '0') + "Z";
 }
 
 }  // namespace
@@ -111,7 +130,7 @@ bool Server::query(const std::string& text, net::Response& out, std::string& err
   // Asked for by form: some servers (Virtuoso) answer CONSTRUCT with a results table if allowed.
   std::string f = form(text);
   r.accept = f == "CONSTRUCT" || f == "DESCRIBE" ? "application/n-triples, text/plain;q=0.5"
-                                                 : "application/sparql-results+json";
+                                                 : "application/sparql-results+xml";
   r.body = "query=" + net::form_encode(text);
   for (const auto& g : default_graphs) r.body += "&default-graph-uri=" + net::form_encode(g);
   return http_.send(r, out, error);
@@ -155,7 +174,7 @@ bool Server::select(const std::string& text, Results& out, std::string& error,
                     const std::vector<std::string>& default_graphs) {
   net::Response resp;
   if (!query(text, resp, error, default_graphs)) return false;
-  if (!parse_json_results(resp.body, out, error)) {
+  if (!parse_xml_results(resp.body, out, error)) {
     error = e_.query + ": " + error;
     return false;
   }
@@ -199,19 +218,36 @@ bool Server::post_graph(const std::string& graph, const std::string& ntriples, s
 }
 
 bool Server::triples(const std::string& where, std::vector<Triple>& out, std::string& error) {
-  Results r;
-  if (!select("SELECT ?s ?p ?o (STR(?o) AS ?lex) WHERE { " + where + " }", r, error)) return false;
-  int s = r.column("s"), p = r.column("p"), o = r.column("o"), lex = r.column("lex");
-  if (s < 0 || p < 0 || o < 0 || lex < 0) {
-    error = e_.query + ": the answer lacks ?s ?p ?o";
+  net::Response resp;
+  std::vector<Triple> ts;
+  if (!query("CONSTRUCT { ?s ?p ?o } WHERE { " + where + " }", resp, error) || !parse_ntriples(resp.body, ts, error))
     return false;
+  // The exact doubles, by (subject, predicate); a server's short form picks among them by value.
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> exact;
+  if (std::any_of(ts.begin(), ts.end(), [](const Triple& t) { return t[2].datatype == kXsdDouble; })) {
+    Results r;
+    if (!select("SELECT ?s ?p (STR(?o) AS ?lex) WHERE { " + where + " FILTER(DATATYPE(?o) = <" + kXsdDouble + ">) }",
+                r, error))
+      return false;
+    for (const auto& row : r.rows)
+      if (row.size() == 3 && row[0] && row[1] && row[2]) exact[{row[0]->value, row[1]->value}].push_back(row[2]->value);
   }
-  out.reserve(out.size() + r.rows.size());
-  for (auto& row : r.rows) {
-    if (!row[s] || !row[p] || !row[o]) continue;
-    Triple t{std::move(*row[s]), std::move(*row[p]), std::move(*row[o])};
-    if (t[2].kind == Term::Kind::kLiteral && row[lex]) t[2].value = std::move(row[lex]->value);
-    if (t[2].kind == Term::Kind::kLiteral && t[2].datatype == kXsdDouble) t[2].value = shortest_double(t[2].value);
+  out.reserve(out.size() + ts.size());
+  for (Triple& t : ts) {
+    if (t[2].kind == Term::Kind::kLiteral && t[2].datatype == kXsdDouble) {
+      auto it = exact.find({t[0].value, t[1].value});
+      if (it != exact.end()) {
+        double shown = std::strtod(t[2].value.c_str(), nullptr);
+        const std::string* best = &it->second.front();
+        for (const auto& lex : it->second)
+          if (std::abs(std::strtod(lex.c_str(), nullptr) - shown) < std::abs(std::strtod(best->c_str(), nullptr) - shown))
+            best = &lex;
+        t[2].value = *best;
+      }
+      t[2].value = shortest_double(t[2].value);
+    }
+    if (t[2].kind == Term::Kind::kLiteral && t[2].datatype == kXsdDateTime)
+      t[2].value = microsecond_datetime(t[2].value);
     out.push_back(std::move(t));
   }
   return true;

@@ -3,8 +3,10 @@
 // is one named graph whose IRI starts with kGraphPrefix; questions read the union of those.
 //
 // Hard rule: terms come back exactly. Some stores keep xsd:double as a machine double and print
-// it short (Virtuoso 7: six digits in N-Triples and JSON); every triple is therefore read with
-// STR(?o), the store's full lexical form, never through a serialiser that may round.
+// it short (Virtuoso 7: six digits in N-Triples and JSON). Triples are therefore read as
+// N-Triples (CONSTRUCT: the fastest answer a server writes, five times Virtuoso's XML results)
+// and every xsd:double among them is read again with STR(?o), the store's full lexical form,
+// then written in the shortest form that reads back as the same double.
 #pragma once
 
 #include <array>
@@ -26,8 +28,6 @@ struct Endpoints {
 };
 [[nodiscard]] bool complete_endpoints(Endpoints& e, std::string& error);
 
-using Triple = std::array<Term, 3>;
-
 class Server {
  public:
   Server(Endpoints e, net::Client& http) : e_(std::move(e)), http_(http) {}
@@ -36,7 +36,7 @@ class Server {
   // SELECT or ASK; `default_graphs` become default-graph-uri parameters.
   [[nodiscard]] bool select(const std::string& query, Results& out, std::string& error,
                             const std::vector<std::string>& default_graphs = {});
-  // Any query; the raw answer (JSON results for SELECT/ASK, N-Triples for CONSTRUCT/DESCRIBE).
+  // Any query; the raw answer (XML results for SELECT/ASK, N-Triples for CONSTRUCT/DESCRIBE).
   [[nodiscard]] bool query(const std::string& query, net::Response& out, std::string& error,
                            const std::vector<std::string>& default_graphs = {});
   // Its form: "SELECT", "ASK", "CONSTRUCT", "DESCRIBE" (the keyword after the prologue).

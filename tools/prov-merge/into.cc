@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "common/fold.h"
@@ -59,6 +60,27 @@ std::set<std::string> value_set(const rdf::Graph& g) {
   for (const rdf::Triple& t : g.triples())
     out.insert(value_of(g.terms[t.s]) + ' ' + value_of(g.terms[t.p]) + ' ' + value_of(g.terms[t.o]));
   return out;
+}
+
+bool in_graph(const rdf::Graph& from, const rdf::Triple& t, const rdf::Graph& g) {
+  rdf::TermId s = g.terms.find(from.terms[t.s]), p = g.terms.find(from.terms[t.p]), o = g.terms.find(from.terms[t.o]);
+  return s != rdf::kNoTerm && p != rdf::kNoTerm && o != rdf::kNoTerm && g.contains({s, p, o});
+}
+
+// The server gives doubles back in its own lexical form ("0.0001001" for the files'
+// "0.000100100"). Where the files state the same value, the server's spelling is dropped, so
+// folding sees one value, not two.
+void drop_respelled_doubles(rdf::Graph& graph, const rdf::Graph& server) {
+  std::map<std::string, std::set<rdf::TermId>> spellings;  // "s p value" → objects
+  auto key = [&](const rdf::Triple& t) {
+    return std::to_string(t.s) + ' ' + std::to_string(t.p) + ' ' + value_of(graph.terms[t.o]);
+  };
+  for (const rdf::Triple& t : graph.triples())
+    if (value_of(graph.terms[t.o]).rfind("double:", 0) == 0) spellings[key(t)].insert(t.o);
+  graph.filter([&](const rdf::Triple& t) {
+    auto it = spellings.find(key(t));
+    return it == spellings.end() || it->second.size() < 2 || !in_graph(graph, t, server);
+  });
 }
 
 bool has_blank_nodes(const rdf::Graph& g) {
@@ -141,6 +163,7 @@ int load_job(sparql::Server& server, const std::string& job, const std::vector<s
   graph.merge(before);
   rdf::ReadResult read;
   rdf::read_files(rdf::list_inputs(inputs, read), jobs, graph, read);
+  drop_respelled_doubles(graph, before);
   for (const std::string& m : read.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
   rdf::FoldResult folded = rdf::fold(graph);
   for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());

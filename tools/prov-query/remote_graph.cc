@@ -1,8 +1,6 @@
 // The graph of a SPARQL server, fetched in rounds (see remote_graph.h).
 #include "remote_graph.h"
 
-#include <raptor2.h>
-
 #include <algorithm>
 
 #include "graph.h"
@@ -48,53 +46,14 @@ std::string values_of(const std::vector<std::string>& iris) {
   return v;
 }
 
-Cell raptor_cell(raptor_term* t) {
-  if (t->type == RAPTOR_TERM_TYPE_URI)
-    return Cell::iri(reinterpret_cast<const char*>(raptor_uri_as_string(t->value.uri)));
-  if (t->type == RAPTOR_TERM_TYPE_BLANK)
-    return {Cell::Kind::kBlank, reinterpret_cast<const char*>(t->value.blank.string), {}, {}};
-  Cell c{Cell::Kind::kLiteral,
-         std::string(reinterpret_cast<const char*>(t->value.literal.string), t->value.literal.string_len),
-         {},
-         {}};
-  if (t->value.literal.datatype)
-    c.datatype = reinterpret_cast<const char*>(raptor_uri_as_string(t->value.literal.datatype));
-  if (t->value.literal.language) c.lang = reinterpret_cast<const char*>(t->value.literal.language);
-  return c;
-}
-
 // A CONSTRUCT / DESCRIBE answer (N-Triples) as subject / predicate / object rows.
 bool ntriples_table(const std::string& body, Table& out, std::string& error) {
+  std::vector<sparql::Triple> ts;
+  if (!sparql::parse_ntriples(body, ts, error)) return false;
   out = Table{};
   out.columns = {"subject", "predicate", "object"};
-  raptor_world* world = raptor_new_world();
-  raptor_parser* parser = world ? raptor_new_parser(world, "ntriples") : nullptr;
-  bool ok = parser != nullptr;
-  if (ok) {
-    struct Ctx {
-      Table* out;
-      std::string* error;
-    } ctx{&out, &error};
-    raptor_parser_set_statement_handler(parser, &ctx, [](void* data, raptor_statement* s) {
-      static_cast<Ctx*>(data)->out->rows.push_back(
-          {raptor_cell(s->subject), raptor_cell(s->predicate), raptor_cell(s->object)});
-    });
-    raptor_world_set_log_handler(world, &ctx, [](void* data, raptor_log_message* m) {
-      auto* c = static_cast<Ctx*>(data);
-      if (m->level >= RAPTOR_LOG_LEVEL_ERROR && c->error->empty())
-        *c->error = "malformed N-Triples answer: line " + std::to_string(m->locator ? m->locator->line : 0) + ": " +
-                    (m->text ? m->text : "error");
-    });
-    raptor_uri* base = raptor_new_uri(world, reinterpret_cast<const unsigned char*>("urn:provio:answer"));
-    ok = raptor_parser_parse_start(parser, base) == 0 &&
-         raptor_parser_parse_chunk(parser, reinterpret_cast<const unsigned char*>(body.data()), body.size(), 1) == 0 &&
-         error.empty();
-    raptor_free_uri(base);
-    raptor_free_parser(parser);
-  }
-  if (world) raptor_free_world(world);
-  if (!ok && error.empty()) error = "cannot parse the server's N-Triples answer";
-  return ok;
+  for (const auto& t : ts) out.rows.push_back({to_cell(t[0]), to_cell(t[1]), to_cell(t[2])});
+  return true;
 }
 
 }  // namespace
@@ -265,9 +224,9 @@ bool RemoteGraph::sparql(const std::string& query, Table& out, std::string& erro
   if (!server_->job_graphs(graphs, error)) return false;
   net::Response resp;
   if (!server_->query(kSparqlPrefixes + query, resp, error, graphs)) return false;
-  if (resp.content_type.find("json") == std::string::npos) return ntriples_table(resp.body, out, error);
+  if (resp.content_type.find("xml") == std::string::npos) return ntriples_table(resp.body, out, error);
   sparql::Results r;
-  if (!sparql::parse_json_results(resp.body, r, error)) return false;
+  if (!sparql::parse_xml_results(resp.body, r, error)) return false;
   out = Table{};
   sparql::Server::read_ask(query, r);
   if (r.is_boolean) {
