@@ -111,7 +111,8 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
       curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
     }
     curl_slist* headers = nullptr;
-    if (!r.content_type.empty()) headers = curl_slist_append(headers, ("Content-Type: " + r.content_type).c_str());
+    if (!r.content_type.empty())
+      headers = curl_slist_append(headers, ("Content-Type: " + r.content_type).c_str());
     if (!r.accept.empty()) headers = curl_slist_append(headers, ("Accept: " + r.accept).c_str());
     headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip per chunk
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
@@ -164,7 +165,7 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
   }
 }
 
-std::string form_encode(const std::string& text) {
+std::string percent_encode(const std::string& text) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;
   out.reserve(text.size() * 3 / 2);

@@ -62,7 +62,8 @@ class Client {
   std::unique_ptr<Impl> impl_;
 };
 
-// application/x-www-form-urlencoded value.
-std::string form_encode(const std::string& text);
+// Percent-encodes every byte but the unreserved ones (RFC 3986: letters, digits, - . _ ~): a
+// value in application/x-www-form-urlencoded, a name in an IRI.
+std::string percent_encode(const std::string& text);
 
 }  // namespace provio::net

@@ -161,7 +161,9 @@ bool parse(Scanner& sc, Results& out) {
     } else if (t.name == "uri" || t.name == "bnode" || t.name == "literal") {
       if (!row || column < 0) return sc.fail("<" + t.name + "> outside <binding>");
       Term term;
-      term.kind = t.name == "uri" ? Term::Kind::kIri : t.name == "bnode" ? Term::Kind::kBlank : Term::Kind::kLiteral;
+      term.kind = t.name == "uri"     ? Term::Kind::kIri
+                  : t.name == "bnode" ? Term::Kind::kBlank
+                                      : Term::Kind::kLiteral;
       term.datatype = t.attr("datatype");
       term.lang = t.attr("xml:lang");
       if (!t.empty && !sc.text_until_close(t.name, term.value)) return false;
@@ -212,17 +214,20 @@ bool parse_ntriples(std::string_view body, std::vector<Triple>& out, std::string
     raptor_world_set_log_handler(world, &ctx, [](void* data, raptor_log_message* m) {
       auto* c = static_cast<Ctx*>(data);
       if (m->level >= RAPTOR_LOG_LEVEL_ERROR && c->error.empty())
-        c->error = "line " + std::to_string(m->locator ? m->locator->line : 0) + ": " + (m->text ? m->text : "error");
+        c->error = "line " + std::to_string(m->locator ? m->locator->line : 0) + ": " +
+                   (m->text ? m->text : "error");
     });
     raptor_uri* base = raptor_new_uri(world, reinterpret_cast<const unsigned char*>("urn:provio:answer"));
     ok = raptor_parser_parse_start(parser, base) == 0 &&
-         raptor_parser_parse_chunk(parser, reinterpret_cast<const unsigned char*>(body.data()), body.size(), 1) == 0 &&
+         raptor_parser_parse_chunk(parser, reinterpret_cast<const unsigned char*>(body.data()), body.size(),
+                                   1) == 0 &&
          ctx.error.empty();
     raptor_free_uri(base);
     raptor_free_parser(parser);
   }
   if (world) raptor_free_world(world);
-  if (!ok) error = "malformed N-Triples answer: " + (ctx.error.empty() ? std::string("cannot parse") : ctx.error);
+  if (!ok)
+    error = "malformed N-Triples answer: " + (ctx.error.empty() ? std::string("cannot parse") : ctx.error);
   return ok;
 }
 

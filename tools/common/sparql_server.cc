@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <map>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
+#include <map>
 
 namespace provio::sparql {
 namespace {
@@ -131,8 +131,8 @@ bool Server::query(const std::string& text, net::Response& out, std::string& err
   std::string f = form(text);
   r.accept = f == "CONSTRUCT" || f == "DESCRIBE" ? "application/n-triples, text/plain;q=0.5"
                                                  : "application/sparql-results+xml";
-  r.body = "query=" + net::form_encode(text);
-  for (const auto& g : default_graphs) r.body += "&default-graph-uri=" + net::form_encode(g);
+  r.body = "query=" + net::percent_encode(text);
+  for (const auto& g : default_graphs) r.body += "&default-graph-uri=" + net::percent_encode(g);
   return http_.send(r, out, error);
 }
 
@@ -167,7 +167,8 @@ std::string Server::form(const std::string& query) {
 void Server::read_ask(const std::string& query, Results& r) {
   if (r.is_boolean || r.vars.size() != 1 || r.rows.size() > 1 || form(query) != "ASK") return;
   r.is_boolean = true;
-  r.boolean = !r.rows.empty() && r.rows[0][0] && (r.rows[0][0]->value == "1" || r.rows[0][0]->value == "true");
+  r.boolean =
+      !r.rows.empty() && r.rows[0][0] && (r.rows[0][0]->value == "1" || r.rows[0][0]->value == "true");
 }
 
 bool Server::select(const std::string& text, Results& out, std::string& error,
@@ -187,7 +188,7 @@ bool Server::update(const std::string& text, std::string& error) {
   r.method = "POST";
   r.url = e_.update;
   r.content_type = "application/x-www-form-urlencoded";
-  r.body = "update=" + net::form_encode(text);
+  r.body = "update=" + net::percent_encode(text);
   net::Response resp;
   return http_.send(r, resp, error);
 }
@@ -200,9 +201,11 @@ bool Server::send_graph(const char* method, const std::string& graph, const std:
   }
   net::Request r;
   r.method = method;
-  r.url = e_.store + (e_.store.find('?') == std::string::npos ? "?" : "&") + "graph=" + net::form_encode(graph);
+  r.url =
+      e_.store + (e_.store.find('?') == std::string::npos ? "?" : "&") + "graph=" + net::percent_encode(graph);
   // Virtuoso names the parameter graph-uri (its pre-standard form); sending both is harmless.
-  if (e_.store.find("/sparql-graph-crud") != std::string::npos) r.url += "&graph-uri=" + net::form_encode(graph);
+  if (e_.store.find("/sparql-graph-crud") != std::string::npos)
+    r.url += "&graph-uri=" + net::percent_encode(graph);
   r.content_type = "application/n-triples";
   r.body = body;
   net::Response resp;
@@ -220,17 +223,20 @@ bool Server::post_graph(const std::string& graph, const std::string& ntriples, s
 bool Server::triples(const std::string& where, std::vector<Triple>& out, std::string& error) {
   net::Response resp;
   std::vector<Triple> ts;
-  if (!query("CONSTRUCT { ?s ?p ?o } WHERE { " + where + " }", resp, error) || !parse_ntriples(resp.body, ts, error))
+  if (!query("CONSTRUCT { ?s ?p ?o } WHERE { " + where + " }", resp, error) ||
+      !parse_ntriples(resp.body, ts, error))
     return false;
   // The exact doubles, by (subject, predicate); a server's short form picks among them by value.
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> exact;
   if (std::any_of(ts.begin(), ts.end(), [](const Triple& t) { return t[2].datatype == kXsdDouble; })) {
     Results r;
-    if (!select("SELECT ?s ?p (STR(?o) AS ?lex) WHERE { " + where + " FILTER(DATATYPE(?o) = <" + kXsdDouble + ">) }",
+    if (!select("SELECT ?s ?p (STR(?o) AS ?lex) WHERE { " + where + " FILTER(DATATYPE(?o) = <" + kXsdDouble +
+                    ">) }",
                 r, error))
       return false;
     for (const auto& row : r.rows)
-      if (row.size() == 3 && row[0] && row[1] && row[2]) exact[{row[0]->value, row[1]->value}].push_back(row[2]->value);
+      if (row.size() == 3 && row[0] && row[1] && row[2])
+        exact[{row[0]->value, row[1]->value}].push_back(row[2]->value);
   }
   out.reserve(out.size() + ts.size());
   for (Triple& t : ts) {
@@ -240,7 +246,8 @@ bool Server::triples(const std::string& where, std::vector<Triple>& out, std::st
         double shown = std::strtod(t[2].value.c_str(), nullptr);
         const std::string* best = &it->second.front();
         for (const auto& lex : it->second)
-          if (std::abs(std::strtod(lex.c_str(), nullptr) - shown) < std::abs(std::strtod(best->c_str(), nullptr) - shown))
+          if (std::abs(std::strtod(lex.c_str(), nullptr) - shown) <
+              std::abs(std::strtod(best->c_str(), nullptr) - shown))
             best = &lex;
         t[2].value = *best;
       }
@@ -255,8 +262,9 @@ bool Server::triples(const std::string& where, std::vector<Triple>& out, std::st
 
 bool Server::job_graphs(std::vector<std::string>& out, std::string& error) {
   Results r;
-  std::string q = std::string("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), \"") +
-                  kGraphPrefix + "\")) }";
+  std::string q =
+      std::string("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), \"") +
+      kGraphPrefix + "\")) }";
   if (!select(q, r, error)) return false;
   out.clear();
   for (auto& row : r.rows)

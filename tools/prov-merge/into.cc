@@ -63,7 +63,8 @@ std::set<std::string> value_set(const rdf::Graph& g) {
 }
 
 bool in_graph(const rdf::Graph& from, const rdf::Triple& t, const rdf::Graph& g) {
-  rdf::TermId s = g.terms.find(from.terms[t.s]), p = g.terms.find(from.terms[t.p]), o = g.terms.find(from.terms[t.o]);
+  rdf::TermId s = g.terms.find(from.terms[t.s]), p = g.terms.find(from.terms[t.p]),
+              o = g.terms.find(from.terms[t.o]);
   return s != rdf::kNoTerm && p != rdf::kNoTerm && o != rdf::kNoTerm && g.contains({s, p, o});
 }
 
@@ -155,7 +156,8 @@ int load_job(sparql::Server& server, const std::string& job, const std::vector<s
   std::string iri = graph_iri(job), error;
   std::vector<sparql::Triple> current;
   if (!server.triples("GRAPH " + sparql::iri_ref(iri) + " { ?s ?p ?o }", current, error)) {
-    std::fprintf(stderr, "%s: %s: cannot read its graph from the server: %s\n", kTool, job.c_str(), error.c_str());
+    std::fprintf(stderr, "%s: %s: cannot read its graph from the server: %s\n", kTool, job.c_str(),
+                 error.c_str());
     return kExitFailed;
   }
   rdf::Graph before, graph;
@@ -175,8 +177,8 @@ int load_job(sparql::Server& server, const std::string& job, const std::vector<s
     // A blank node is local to one request: a graph holding any goes in one request.
     std::size_t limit = has_blank_nodes(graph) ? std::max<std::size_t>(graph.size(), 1) : chunk;
     if (!ntriples_lines(graph, lines, error) || !upload(server, job, iri, lines, limit, error)) {
-      std::fprintf(stderr, "%s: %s: not loaded (the server keeps its previous graph): %s\n", kTool, job.c_str(),
-                   error.c_str());
+      std::fprintf(stderr, "%s: %s: not loaded (the server keeps its previous graph): %s\n", kTool,
+                   job.c_str(), error.c_str());
       return kExitFailed;
     }
     chunks = (lines.size() + limit - 1) / limit;
@@ -187,9 +189,12 @@ int load_job(sparql::Server& server, const std::string& job, const std::vector<s
       std::fprintf(stderr, "%s: %s: %s unchanged (%zu triples), %.3f s\n", kTool, job.c_str(),
                    sparql::iri_ref(iri).c_str(), graph.size(), secs);
     else
-      std::fprintf(stderr, "%s: %s: %s %zu triples (was %zu), %zu files, %zu activities folded, %zu requests, %.3f s, %.0f triples/s\n",
+      std::fprintf(stderr,
+                   "%s: %s: %s %zu triples (was %zu), %zu files, %zu activities folded, %zu requests, %.3f "
+                   "s, %.0f triples/s\n",
                    kTool, job.c_str(), sparql::iri_ref(iri).c_str(), graph.size(), before.size(), read.files,
-                   folded.activities, chunks, secs, secs > 0 ? static_cast<double>(graph.size()) / secs : 0.0);
+                   folded.activities, chunks, secs,
+                   secs > 0 ? static_cast<double>(graph.size()) / secs : 0.0);
   }
   return read.damaged ? kExitDamaged : kExitOk;
 }
@@ -265,21 +270,11 @@ bool set_option(const std::string& arg, const std::string& value, Options& o, st
 }
 
 std::string graph_iri(const std::string& job) {
-  std::string out = sparql::kGraphPrefix;
-  static const char* hex = "0123456789ABCDEF";
-  for (unsigned char c : job) {
-    if (std::isalnum(c) || std::strchr("-._~", c)) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
+  return sparql::kGraphPrefix + net::percent_encode(job);
 }
 
-std::vector<std::pair<std::string, std::vector<std::string>>> jobs_of(const std::vector<std::string>& inputs) {
+std::vector<std::pair<std::string, std::vector<std::string>>> jobs_of(
+    const std::vector<std::string>& inputs) {
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   for (const std::string& in : inputs) {
     std::error_code ec;
@@ -308,7 +303,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> jobs_of(const std:
 int run(const std::vector<std::string>& inputs, unsigned jobs, bool quiet, const Options& o) {
   sparql::Endpoints e = o.endpoints;
   std::string error;
-  if (e.store.empty() && e.query.empty() && e.update.empty()) error = "--remove needs the server: give --into URL";
+  if (e.store.empty() && e.query.empty() && e.update.empty())
+    error = "--remove needs the server: give --into URL";
   if (!error.empty() || !complete_endpoints(e, error)) {
     std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
     return kExitFailed;
@@ -329,10 +325,13 @@ int run(const std::vector<std::string>& inputs, unsigned jobs, bool quiet, const
     work[0].first = o.graph;
   }
   // A failure outranks damaged input, which outranks success.
-  auto worse = [](int a, int b) { return a == kExitFailed || b == kExitFailed ? kExitFailed : std::max(a, b); };
+  auto worse = [](int a, int b) {
+    return a == kExitFailed || b == kExitFailed ? kExitFailed : std::max(a, b);
+  };
   int status = kExitOk;
   for (const std::string& job : o.remove) status = worse(status, remove_job(server, job, quiet));
-  for (const auto& [job, files] : work) status = worse(status, load_job(server, job, files, jobs, o.chunk, quiet));
+  for (const auto& [job, files] : work)
+    status = worse(status, load_job(server, job, files, jobs, o.chunk, quiet));
   return status;
 }
 

@@ -303,7 +303,8 @@ Status Graph::fetch_missing() {
 Status Graph::sparql(std::string_view text, Table& out) {
   if (remote_) {
     std::string error;
-    if (!remote_->sparql(std::string(text), out, error)) return Status::error("SPARQL query failed: " + error);
+    if (!remote_->sparql(std::string(text), out, error))
+      return Status::error("SPARQL query failed: " + error);
     return Status::success();
   }
   if (!model_) {

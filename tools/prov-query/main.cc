@@ -131,10 +131,10 @@ int fail(const std::string& message) {
 
 // Options that take a value, per command ("*" = every command).
 bool takes_value(const std::string& o) {
-  static const char* with_value[] = {"-f",      "--format",  "-o",       "--output", "-i",
-                                     "--input", "--store",   "-e",       "--depth",  "--by",
-                                     "--top",   "--project", "--filter", "--agg",    "--group-by",
-                                     "--sort",  "--limit",   "--metric", "-k",       "--endpoint", "--credentials"};
+  static const char* with_value[] = {
+      "-f",         "--format", "-o",      "--output", "-i",        "--input",    "--store",
+      "-e",         "--depth",  "--by",    "--top",    "--project", "--filter",   "--agg",
+      "--group-by", "--sort",   "--limit", "--metric", "-k",        "--endpoint", "--credentials"};
   for (const char* w : with_value)
     if (o == w) return true;
   return false;
@@ -240,7 +240,8 @@ int emit(const Args& a, const pq::Table& t) {
 int load(const Args& a, std::size_t nargs, pq::Graph& g) {
   pq::Status s;
   if (a.flag("--endpoint")) {
-    if (!a.inputs.empty() || a.positional.size() > nargs) return usage_error("--endpoint excludes other inputs");
+    if (!a.inputs.empty() || a.positional.size() > nargs)
+      return usage_error("--endpoint excludes other inputs");
     s = g.open_endpoint(a.get("--endpoint"), a.get("--credentials"));
   } else {
     s = g.load(inputs_of(a, nargs));

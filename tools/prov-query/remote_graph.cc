@@ -112,7 +112,8 @@ std::size_t RemoteGraph::size() const {
   if (sized_) return size_;
   sparql::Results r;
   std::string error;
-  if (server_->select("SELECT (COUNT(*) AS ?n) WHERE { " + sparql::in_job_graphs("?s ?p ?o") + " }", r, error) &&
+  if (server_->select("SELECT (COUNT(*) AS ?n) WHERE { " + sparql::in_job_graphs("?s ?p ?o") + " }", r,
+                      error) &&
       !r.rows.empty() && r.rows[0].size() == 1 && r.rows[0][0])
     size_ = std::strtoull(r.rows[0][0]->value.c_str(), nullptr, 10);
   sized_ = true;
@@ -127,7 +128,8 @@ void RemoteGraph::add_out(const sparql::Triple& t) {
 bool RemoteGraph::fetch_subjects(std::vector<std::string> keys, std::string& error) {
   return in_batches(keys, [&](const std::vector<std::string>& part) {
     std::vector<sparql::Triple> ts;
-    if (!server_->triples("VALUES ?s { " + values_of(part) + "} " + sparql::in_job_graphs("?s ?p ?o"), ts, error))
+    if (!server_->triples("VALUES ?s { " + values_of(part) + "} " + sparql::in_job_graphs("?s ?p ?o"), ts,
+                          error))
       return false;
     for (const auto& s : part) out_[s];
     for (const auto& t : ts) add_out(t);
@@ -192,7 +194,8 @@ bool RemoteGraph::fetch_missing(std::string& error) {
   auto classes = take(want_class_);
   auto incoming = take(want_in_);
   auto present = take(want_present_);
-  bool ok = fetch_classes(classes, error) && fetch_incoming(incoming, error) && fetch_presence(present, error);
+  bool ok =
+      fetch_classes(classes, error) && fetch_incoming(incoming, error) && fetch_presence(present, error);
   // Classes bring their members' descriptions: fetch only the subjects still unknown.
   std::vector<std::string> subjects;
   for (auto& s : take(want_out_))
@@ -231,7 +234,8 @@ bool RemoteGraph::sparql(const std::string& query, Table& out, std::string& erro
   sparql::Server::read_ask(query, r);
   if (r.is_boolean) {
     out.columns = {"boolean"};
-    out.rows.push_back({Cell{Cell::Kind::kLiteral, r.boolean ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
+    out.rows.push_back(
+        {Cell{Cell::Kind::kLiteral, r.boolean ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
     return true;
   }
   out.columns = r.vars;

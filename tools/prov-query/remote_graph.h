@@ -59,8 +59,8 @@ class RemoteGraph {
   std::unique_ptr<sparql::Server> server_;
   // Complete facts: a key present here holds all of its values.
   std::unordered_map<std::string, std::vector<std::pair<std::string, Cell>>> out_;  // s → (p, o)
-  std::unordered_map<std::string, std::vector<std::string>> in_;                   // p \n o → s
-  std::unordered_map<std::string, bool> present_;                                  // o → any (*, *, o)
+  std::unordered_map<std::string, std::vector<std::string>> in_;                    // p \n o → s
+  std::unordered_map<std::string, bool> present_;                                   // o → any (*, *, o)
   // Facts asked for and not fetched yet.
   mutable std::set<std::string> want_out_, want_class_, want_present_;
   mutable std::set<std::pair<std::string, std::string>> want_in_;
