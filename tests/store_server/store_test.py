@@ -185,13 +185,32 @@ def workflow(path):
     open(path, "w").write(t)
 
 
+def many_activities(path, n=1200):
+    """One program writing n datasets of one file: more facts of one kind than a round fetches
+    key by key, so the server's graph fetches whole predicates (remote_graph.cc)."""
+    x = "urn:provio:run:h:many:1"
+    t = WORKFLOW.replace("train", "many")
+    f = f"file://{work}/many.h5"
+    t += f"<{f}> a prov:Entity, provio:File ; provio:path \"{work}/many.h5\" .\n"
+    for i in range(n):
+        d, a = f"<{f}#/d{i}>", f"<{x}/thread/0/H5Dwrite/Write/e{i}>"
+        t += (f"{d} a prov:Entity, provio:Dataset ; provio:objectPath \"/d{i}\" ; provio:inFile <{f}> ; "
+              f"prov:wasGeneratedBy {a} ; provio:wasWrittenBy {a} .\n"
+              f"{a} a prov:Activity, provio:Write ; provio:api \"H5Dwrite\" ; prov:wasAssociatedWith <{x}/thread/0> ; "
+              f"provio:count \"{i % 7 + 1}\"^^xsd:unsignedLong ; provio:bytes \"{i * 8}\"^^xsd:unsignedLong ; "
+              f"provio:elapsed \"0.{i:09d}\"^^xsd:double .\n")
+    open(path, "w").write(t)
+
+
 def case_questions():
     jobs = scenario()
     wf = os.path.join(work, PREFIX + "workflow.ttl")
     workflow(wf)
-    into(*jobs, wf)
+    many = os.path.join(work, PREFIX + "many.ttl")
+    many_activities(many)
+    into(*jobs, wf, many)
     merged = os.path.join(work, "all.ttl")
-    run(args.merge, "-q", *jobs, wf, "-o", merged)
+    run(args.merge, "-q", *jobs, wf, many, "-o", merged)
     # Other cases' jobs share the server: compare on this case's files and programs only.
     questions = [["stats", "--by", by] for by in ("api", "file", "object", "rank", "thread", "program")]
     questions += [["stats", "--nested"], ["programs"], ["files"], ["objects", "WestSac.h5"], ["objects", "decimate.h5"],
@@ -202,7 +221,8 @@ def case_questions():
                   ["sparql", "-e", "SELECT ?p ?x WHERE { ?p a provio:Program ; provio:executable ?x }"],
                   ["sparql", "-e", "CONSTRUCT { ?m provio:value ?v } WHERE { ?m a provio:Metric ; provio:value ?v }"],
                   ["sparql", "-e", "ASK { ?s a provio:Metric }"], ["sparql", "-e", "ASK { ?s a provio:Nothing }"]]
-    for f in ("WestSac.h5", "decimate.h5", "detections.csv", "WestSac.h5:/das/strain", "raw.h5"):
+    questions += [["objects", "many.h5"], ["select", "--filter", "file=~many", "--sort", "-bytes", "--limit", "5"]]
+    for f in ("WestSac.h5", "decimate.h5", "detections.csv", "WestSac.h5:/das/strain", "raw.h5", "many.h5"):
         for way in ("--up", "--down"):
             for depth in ("1", "all"):
                 questions.append(["lineage", f, way, "--depth", depth])

@@ -61,6 +61,7 @@ class RemoteGraph {
   std::unordered_map<std::string, std::vector<std::pair<std::string, Cell>>> out_;  // s → (p, o)
   std::unordered_map<std::string, std::vector<std::string>> in_;                    // p \n o → s
   std::unordered_map<std::string, bool> present_;                                   // o → any (*, *, o)
+  std::set<std::string> whole_;  // predicates fetched whole: in_ holds all their (p, o) facts
   // Facts asked for and not fetched yet.
   mutable std::set<std::string> want_out_, want_class_, want_present_;
   mutable std::set<std::pair<std::string, std::string>> want_in_;
