@@ -127,7 +127,10 @@ struct Progress {
 bool upload(sparql::Server& server, const std::string& job, const std::string& iri,
             const std::vector<std::string>& lines, std::size_t chunk, std::string& error) {
   Progress progress;
-  std::string target = lines.size() <= chunk ? iri : iri + "/staging-" + std::to_string(::getpid());
+  // The staging graph is outside kGraphPrefix, so questions asked meanwhile never see it.
+  std::string target = lines.size() <= chunk ? iri
+                                             : "urn:provio:staging:" + net::percent_encode(job) + "-" +
+                                                   std::to_string(::getpid());
   std::size_t sent = 0;
   bool ok = true;
   for (std::size_t b = 0; ok && (b < lines.size() || b == 0); b += chunk) {
