@@ -201,8 +201,8 @@ bool Server::send_graph(const char* method, const std::string& graph, const std:
   }
   net::Request r;
   r.method = method;
-  r.url =
-      e_.store + (e_.store.find('?') == std::string::npos ? "?" : "&") + "graph=" + net::percent_encode(graph);
+  r.url = e_.store + (e_.store.find('?') == std::string::npos ? "?" : "&") +
+          "graph=" + net::percent_encode(graph);
   // Virtuoso names the parameter graph-uri (its pre-standard form); sending both is harmless.
   if (e_.store.find("/sparql-graph-crud") != std::string::npos)
     r.url += "&graph-uri=" + net::percent_encode(graph);
