@@ -144,6 +144,11 @@ def case_load():
     n = int(r.stderr.split(" requests")[0].rsplit(" ", 1)[1])
     check(n == (len(local_graph(jobs[1])) + 9) // 10, f"one request per 10 triples ({n})")
     check(not [g for g in graphs() if "staging" in g], "no staging graph left")
+    # On a terminal (script(1) gives it one), progress is shown while chunks go out.
+    if shutil.which("script"):
+        cmd = f"{args.merge} {jobs[0]} --into {STORE} --graph {PREFIX}tty --chunk 10"
+        r = run("script", "-qec", cmd, "/dev/null")
+        check("triples sent" in r.stdout, f"progress on a terminal: {r.stdout.strip()[-120:]!r}")
 
     # Removal touches one job only.
     r = run(args.merge, "--into", STORE, "--remove", PREFIX + "chunked")
