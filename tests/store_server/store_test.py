@@ -165,20 +165,25 @@ def graphs():
     return [b["g"]["value"] for b in json.load(urllib.request.urlopen(req))["results"]["bindings"]]
 
 
-WORKFLOW = """@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+PROGRAM = """@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 @prefix prov: <http://www.w3.org/ns/prov#> .
 @prefix provio: <http://www.w3.org/ns/provio#> .
-<urn:provio:run:h:train:1> a prov:Agent, provio:Program ; provio:executable "/bin/train" .
-<urn:provio:run:h:train:1/thread/0> a prov:Agent, provio:Thread ; prov:actedOnBehalfOf <urn:provio:run:h:train:1> .
+<urn:provio:run:h:NAME:1> a prov:Agent, provio:Program ; provio:executable "/bin/NAME" .
+<urn:provio:run:h:NAME:1/thread/0> a prov:Agent, provio:Thread ; prov:actedOnBehalfOf <urn:provio:run:h:NAME:1> .
 """
+
+
+def write_program(path, name, body):
+    """A hand-written graph: program execution NAME (one thread) and `body`, statements about it."""
+    open(path, "w").write(PROGRAM.replace("NAME", name) + body)
 
 
 def workflow(path):
     """Configurations, metrics and checkpoints (docs/workflow-api.md), one loaded under another
     configuration."""
     x = "urn:provio:run:h:train:1"
-    t = WORKFLOW
+    t = ""
     for n, (lr, acc) in enumerate([(0.1, 0.81), (0.01, 0.93), (0.001, 0.88)]):
         T, C = f"<{x}/task/{n}>", f"<{x}/config/{n}>"
         t += (f"{T} a prov:Activity, provio:Task ; rdfs:label \"train{n}\" ; prov:wasAssociatedWith <{x}/thread/0> ; prov:used {C} .\n"
@@ -187,16 +192,15 @@ def workflow(path):
               f"<{x}/metric/{n}> a prov:Entity, provio:Metric ; provio:metricName \"accuracy\" ; provio:value \"{acc}\"^^xsd:double ; provio:step \"5\"^^xsd:long ; prov:wasGeneratedBy {T} .\n"
               f"<{x}/model/{n}> a prov:Entity, provio:ModelReference ; provio:storedIn <file:///d/ckpt{n}.h5> ; provio:trainedWith {C} ; prov:wasGeneratedBy {T} .\n")
     t += f"<{x}/task/9> a prov:Activity, provio:Task ; prov:wasAssociatedWith <{x}/thread/0> ; prov:used <file:///d/ckpt1.h5>, <{x}/config/0> .\n"
-    open(path, "w").write(t)
+    write_program(path, "train", t)
 
 
 def many_activities(path, n=1200):
     """One program writing n datasets of one file: more facts of one kind than a round fetches
     key by key, so the server's graph fetches whole predicates (remote_graph.cc)."""
     x = "urn:provio:run:h:many:1"
-    t = WORKFLOW.replace("train", "many")
     f = f"file://{work}/many.h5"
-    t += f"<{f}> a prov:Entity, provio:File ; provio:path \"{work}/many.h5\" .\n"
+    t = f"<{f}> a prov:Entity, provio:File ; provio:path \"{work}/many.h5\" .\n"
     for i in range(n):
         d, a = f"<{f}#/d{i}>", f"<{x}/thread/0/H5Dwrite/Write/e{i}>"
         t += (f"{d} a prov:Entity, provio:Dataset ; provio:objectPath \"/d{i}\" ; provio:inFile <{f}> ; "
@@ -204,7 +208,7 @@ def many_activities(path, n=1200):
               f"{a} a prov:Activity, provio:Write ; provio:api \"H5Dwrite\" ; prov:wasAssociatedWith <{x}/thread/0> ; "
               f"provio:count \"{i % 7 + 1}\"^^xsd:unsignedLong ; provio:bytes \"{i * 8}\"^^xsd:unsignedLong ; "
               f"provio:elapsed \"0.{i:09d}\"^^xsd:double .\n")
-    open(path, "w").write(t)
+    write_program(path, "many", t)
 
 
 def case_questions():
