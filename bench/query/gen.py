@@ -4,9 +4,10 @@ benchmark: CHAINS independent pipelines of LENGTH program executions each; progr
 reads every dataset of file k and writes every dataset of file k+1, so the last file of a chain
 has lineage LENGTH programs deep. Each activity carries folded measures.
 
-  gen.py OUT.ttl --triples N [--length L] [--datasets D]
+  gen.py OUT.ttl --triples N [--length L] [--datasets D] [--first-chain C]
 
-Prints the chain count and the IRI of the last file of chain 0 (the lineage benchmark's root).
+Prints the chain count and the IRI of the last file of the first chain (the lineage benchmark's
+root). --first-chain numbers the chains from C, so several outputs (jobs) never share a node.
 """
 import argparse
 
@@ -15,6 +16,7 @@ ap.add_argument("out")
 ap.add_argument("--triples", type=int, default=1_000_000)
 ap.add_argument("--length", type=int, default=20)
 ap.add_argument("--datasets", type=int, default=20)
+ap.add_argument("--first-chain", type=int, default=0)
 a = ap.parse_args()
 
 HEAD = """@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
@@ -70,10 +72,10 @@ chains = max(1, a.triples // (per_program * a.length))
 written = 0
 with open(a.out, "w") as f:
     f.write(HEAD)
-    for c in range(chains):
+    for c in range(a.first_chain, a.first_chain + chains):
         for k in range(a.length):
             lines = program_lines(c, k, a.datasets)
             written += len(lines)
             f.write("\n".join(lines))
             f.write("\n")
-print(chains, written, f"file:///scratch/c0/f{a.length}.h5")
+print(chains, written, f"file:///scratch/c{a.first_chain}/f{a.length}.h5")

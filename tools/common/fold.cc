@@ -10,6 +10,7 @@
 
 #include "common/complete.h"
 #include "common/terms.h"
+#include "common/unfinished.h"
 
 namespace provio::rdf {
 namespace {
@@ -98,9 +99,7 @@ std::string u64_term(std::uint64_t v) {
   return '"' + std::to_string(v) + "\"^^<http://www.w3.org/2001/XMLSchema#unsignedLong>";
 }
 
-}  // namespace
-
-FoldResult fold(Graph& graph) {
+FoldResult fold_parts(Graph& graph) {
   FoldResult result;
   // First what raw files leave out: measures must be in their merged datatypes before parts and
   // measures of merged graphs are compared.
@@ -208,6 +207,15 @@ FoldResult fold(Graph& graph) {
     if (v.has[kLastPart]) graph.add(act, ids[kLastPart], graph.terms.intern(u64_term(v.last_part)));
   }
   for (const Triple& t : unreadable) graph.add(t.s, t.p, t.o);
+  return result;
+}
+
+}  // namespace
+
+FoldResult fold(Graph& graph) {
+  FoldResult result = fold_parts(graph);
+  // Recomputed at every fold, so a run that has ended since an earlier merge loses its mark.
+  mark_unfinished(graph);
   return result;
 }
 

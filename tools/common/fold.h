@@ -23,6 +23,8 @@ struct FoldResult {
   std::vector<std::string> messages;
 };
 
+// Completes raw statements (complete.h), folds parts, then marks runs that never ended
+// (unfinished.h): every tool that reads provenance gets the same graph from this one call.
 FoldResult fold(Graph& graph);
 
 }  // namespace provio::rdf

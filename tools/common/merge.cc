@@ -1,8 +1,6 @@
 // merge_inputs (see merge.h).
 #include "common/merge.h"
 
-#include "common/unfinished.h"
-
 namespace provio::rdf {
 
 MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph) {
@@ -10,7 +8,6 @@ MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, 
   std::vector<std::string> files = list_inputs(inputs, r.read);
   read_files(files, jobs, graph, r.read);
   r.fold = fold(graph);
-  mark_unfinished(graph);
   r.messages = r.read.messages;
   r.messages.insert(r.messages.end(), r.fold.messages.begin(), r.fold.messages.end());
   return r;

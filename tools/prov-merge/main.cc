@@ -23,9 +23,9 @@
 #include "common/graph.h"
 #include "common/progress.h"
 #include "common/reader.h"
-#include "common/unfinished.h"
 #include "common/writer.h"
 #include "graph.h"
+#include "into.h"
 #include "view.h"
 
 namespace {
@@ -48,6 +48,7 @@ struct Options {
   bool follow = false;
   double interval = 5;
   long rounds = 0;  // --follow: stop after this many merges (0: until interrupted)
+  provio::into::Options into;
 };
 
 void usage(std::FILE* f) {
@@ -68,6 +69,7 @@ void usage(std::FILE* f) {
                "                       seconds and replace the output, until interrupted\n"
                "      --interval SEC   --follow period (default 5)\n"
                "      --rounds N       --follow: stop after N merges\n"
+               "%s"
                "  -q, --quiet          no summary line, no progress on a terminal\n"
                "  -V, --version        the provio version\n"
                "  -h, --help           this help\n"
@@ -75,7 +77,7 @@ void usage(std::FILE* f) {
                "Under mpirun, the inputs are split across ranks and rank 0 writes the result.\n"
                "Exit status: 0 merged everything; 2 merged, but some input was damaged, dropped or\n"
                "skipped (see the messages); 1 usage or output error.\n",
-               kTool);
+               kTool, provio::into::kUsage);
 }
 
 int misuse(const std::string& message) {
@@ -134,13 +136,19 @@ int parse_args(int argc, char** argv, Options& o) {
       char* end = nullptr;
       o.rounds = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end || o.rounds < 1) return misuse("bad number of rounds '" + v + "'");
+    } else if (provio::into::is_option(a)) {
+      std::string error;
+      if (!value(v) || !provio::into::set_option(a, v, o.into, error))
+        return misuse(error.empty() ? "option " + a + " needs a value" : error);
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
       return misuse("unknown option '" + a + "'");
     } else {
       o.inputs.push_back(a);
     }
   }
-  if (o.inputs.empty()) return misuse("no input");
+  if (o.inputs.empty() && o.into.remove.empty()) return misuse("no input");
+  if (o.into.active() && (o.output != "-" || !o.store.empty() || o.follow))
+    return misuse("--into and --remove exclude -o, --store and --follow");
   if (o.format.empty()) {
     auto ends = [&](const char* s) {
       std::string x = s;
@@ -320,7 +328,6 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   progress.step("folding");
   for (const std::string& m : result.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
   provio::rdf::FoldResult folded = provio::rdf::fold(graph);
-  provio::rdf::mark_unfinished(graph);
   for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
 
   progress.step("writing " + std::to_string(graph.size()) + " triples");
@@ -375,6 +382,7 @@ int main(int argc, char** argv) {
   int rc = parse_args(argc, argv, o);
   if (rc >= 0) return rc;
   if (o.follow && o.output == "-") return misuse("--follow needs -o FILE");
+  if (o.into.active()) return provio::into::run(o.inputs, o.jobs, o.quiet, o.into);
   Mpi mpi;
   mpi.init(&argc, &argv);
   int status = o.follow ? follow(o, mpi) : merge_once(o, mpi);

@@ -233,7 +233,29 @@ Status Graph::load_redland_files() {
   return s;
 }
 
+Status Graph::open_endpoint(const std::string& query_url, const std::string& credentials) {
+  sparql::Endpoints e;
+  e.query = query_url;
+  std::string error;
+  if (!sparql::complete_endpoints(e, error)) return Status::error(error);
+  remote_ = std::make_unique<RemoteGraph>(e, credentials);
+  if (!remote_->open(error)) return Status::error(error);
+  return Status::success();
+}
+
+Status Graph::fetch_missing() {
+  std::string error;
+  if (remote_ && !remote_->fetch_missing(error)) return Status::error(error);
+  return Status::success();
+}
+
 Status Graph::sparql(std::string_view text, Table& out) {
+  if (remote_) {
+    std::string error;
+    if (!remote_->sparql(std::string(text), out, error))
+      return Status::error("SPARQL query failed: " + error);
+    return Status::success();
+  }
   if (!model_) {
     Status s = load_redland_files();
     if (!s.ok) return s;
@@ -286,6 +308,7 @@ Status Graph::sparql(std::string_view text, Table& out) {
 }
 
 std::vector<Cell> Graph::objects(std::string_view s, std::string_view p) const {
+  if (remote_) return remote_->objects(s, p);
   if (mem_) return mem_->objects(s, p);
   std::vector<Cell> out;
   NodePtr sn = iri_node(world_, s), pn = iri_node(world_, p);
@@ -296,6 +319,7 @@ std::vector<Cell> Graph::objects(std::string_view s, std::string_view p) const {
 }
 
 std::vector<std::string> Graph::subjects(std::string_view p, std::string_view o) const {
+  if (remote_) return remote_->subjects(p, o);
   if (mem_) return mem_->subjects(p, o);
   std::vector<std::string> out;
   NodePtr pn = iri_node(world_, p), on = iri_node(world_, o);
@@ -308,8 +332,8 @@ std::vector<std::string> Graph::subjects(std::string_view p, std::string_view o)
 }
 
 std::string Graph::value(std::string_view s, std::string_view p) const {
-  if (mem_) {
-    auto v = mem_->objects(s, p);
+  if (mem_ || remote_) {
+    auto v = objects(s, p);
     return v.empty() ? std::string() : std::move(v.front().value);
   }
   NodePtr sn = iri_node(world_, s), pn = iri_node(world_, p);
@@ -326,6 +350,7 @@ bool Graph::has(std::string_view s, std::string_view p, std::string_view o_iri) 
 }
 
 bool Graph::has_subject(std::string_view s) const {
+  if (remote_) return remote_->has_subject(s);
   if (mem_) return mem_->has_subject(s);
   NodePtr sn = iri_node(world_, s);
   IterPtr it(librdf_model_get_arcs_out(model_, sn.get()));
@@ -333,6 +358,7 @@ bool Graph::has_subject(std::string_view s) const {
 }
 
 bool Graph::has_object(std::string_view o) const {
+  if (remote_) return remote_->has_object(o);
   if (mem_) return mem_->has_object(o);
   NodePtr on = iri_node(world_, o);
   IterPtr it(librdf_model_get_arcs_in(model_, on.get()));
@@ -340,6 +366,7 @@ bool Graph::has_object(std::string_view o) const {
 }
 
 std::size_t Graph::size() const {
+  if (remote_) return remote_->size();
   if (mem_) return mem_->size();
   int n = librdf_model_size(model_);
   return n < 0 ? 0 : static_cast<std::size_t>(n);

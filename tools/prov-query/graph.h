@@ -15,6 +15,7 @@
 
 #include "common/graph.h"
 #include "mem_graph.h"
+#include "remote_graph.h"
 #include "table.h"
 
 namespace provio::query {
@@ -58,6 +59,17 @@ class Graph {
   // store directory (one holding <name>-sp2o.db; see docs/prov-query.md). A store must be the
   // only input.
   Status load(const std::vector<std::string>& inputs);
+  // Opens the union of provio's job graphs on a SPARQL 1.1 server instead (remote_graph.h).
+  Status open_endpoint(const std::string& query_url, const std::string& credentials);
+
+  // Question rounds: a graph on a server answers a fact it has not fetched yet as absent and
+  // notes it; after a round that missed something, fetch_missing() fetches it all and the
+  // question is asked again. Local graphs never miss.
+  void begin_round() {
+    if (remote_) remote_->begin_round();
+  }
+  bool missed() const { return remote_ && remote_->missed(); }
+  Status fetch_missing();
 
   // Runs a SPARQL query (prefixes predeclared). SELECT → its bindings; ASK → one column
   // "boolean"; CONSTRUCT/DESCRIBE → columns subject, predicate, object.
@@ -93,6 +105,7 @@ class Graph {
   std::string store_dir_;
   // Plain file inputs load into mem_ (fast); Redland gets them only if SPARQL is asked for.
   std::unique_ptr<MemGraph> mem_;
+  std::unique_ptr<RemoteGraph> remote_;
   std::vector<std::string> mem_files_;
   bool raw_ = false;  // raw per-thread files among the inputs: read, completed and folded by
                       // provio_rdf exactly as prov-merge does (raw_graph_ holds the result)

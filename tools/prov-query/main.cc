@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -57,6 +58,8 @@ constexpr const char* kUsage =
     "  -i, --input INPUT                 an input (repeatable); --store DIR is the same\n"
     "  -q, --quiet                       no progress line on a terminal\n"
     "  -V, --version                     the provio version\n"
+    "      --endpoint URL                the job graphs of a SPARQL 1.1 server instead of INPUT\n"
+    "      --credentials FILE            netrc-format credentials for --endpoint\n"
     "  -h, --help                        this help (or COMMAND --help)\n"
     "\n"
     "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
@@ -154,9 +157,10 @@ int fail(const std::string& message) {
 // Options that take a value, per command ("*" = every command).
 bool takes_value(const std::string& o) {
   static const char* with_value[] = {
-      "-f",      "--format", "-o",    "--output",  "-i",       "--input",     "--store",    "-e",
-      "--depth", "--by",     "--top", "--project", "--filter", "--agg",       "--group-by", "--sort",
-      "--limit", "--metric", "-k",    "--stage",   "--per",    "--task-time", "--used",     "--selection"};
+      "-f",          "--format", "-o",          "--output",   "-i",           "--input",  "--store",
+      "-e",          "--depth",  "--by",        "--top",      "--project",    "--filter", "--agg",
+      "--group-by",  "--sort",   "--limit",     "--metric",   "-k",           "--stage",  "--per",
+      "--task-time", "--used",   "--selection", "--endpoint", "--credentials"};
   for (const char* w : with_value)
     if (o == w) return true;
   return false;
@@ -262,9 +266,41 @@ int emit(const Args& a, const pq::Table& t) {
 int load(const Args& a, std::size_t nargs, pq::Graph& g) {
   provio::tools::Progress progress(kTool, a.quiet);
   progress.step("loading");
-  pq::Status s = g.load(inputs_of(a, nargs));
+  pq::Status s;
+  if (a.flag("--endpoint")) {
+    if (!a.inputs.empty() || a.positional.size() > nargs)
+      return usage_error("--endpoint excludes other inputs");
+    s = g.open_endpoint(a.get("--endpoint"), a.get("--credentials"));
+  } else {
+    s = g.load(inputs_of(a, nargs));
+  }
   if (!s.ok) return fail(s.message);
   return 0;
+}
+
+// A question's answer: a table, or an exit status (1 misuse, 2 failure) and its message.
+struct Answer {
+  int code = 0;
+  std::string message;
+  pq::Table table;
+};
+
+// Asks `question` until the graph has every fact it looked at (a server's graph is fetched in
+// rounds, remote_graph.h; a local graph answers in one), then prints the last round's answer.
+int answer(const Args& a, pq::Graph& g, const std::function<Answer(pq::View&)>& question) {
+  for (;;) {
+    g.begin_round();
+    pq::View v(g);
+    Answer r = question(v);
+    if (g.missed()) {
+      pq::Status s = g.fetch_missing();
+      if (!s.ok) return fail(s.message);
+      continue;
+    }
+    if (r.code == 1) return usage_error(r.message);
+    if (r.code != 0) return fail(r.message);
+    return emit(a, r.table);
+  }
 }
 
 int cmd_sparql(const Args& a) {
@@ -297,13 +333,14 @@ int cmd_lineage(const Args& a) {
     return usage_error("lineage: --depth takes a number >= 0 or 'all'");
   pq::Graph g;
   if (int rc = load(a, 1, g)) return rc;
-  pq::View v(g);
-  std::string iri;
-  pq::Status s = v.resolve(a.positional[0], iri);
-  if (!s.ok) return fail(s.message);
-  pq::Lineage l(v);
-  auto steps = a.flag("--down") ? l.down(iri, static_cast<int>(depth)) : l.up(iri, static_cast<int>(depth));
-  return emit(a, pq::lineage_table(v, steps));
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    std::string iri;
+    pq::Status s = v.resolve(a.positional[0], iri);
+    if (!s.ok) return {2, s.message, {}};
+    pq::Lineage l(v);
+    auto steps = a.flag("--down") ? l.down(iri, static_cast<int>(depth)) : l.up(iri, static_cast<int>(depth));
+    return {0, "", pq::lineage_table(v, steps)};
+  });
 }
 
 // The I/O activities a question counts: without --nested, POSIX calls made inside HDF5 calls are
@@ -321,11 +358,12 @@ int cmd_stats(const Args& a) {
   if (a.flag("--top") && !parse_count(a.get("--top"), top)) return usage_error("stats: --top takes a number");
   pq::Graph g;
   if (int rc = load(a, 0, g)) return rc;
-  pq::View v(g);
-  pq::Table t;
-  std::string err = pq::stats(v, io_activities(a, v), a.get("--by", "api"), top, t);
-  if (!err.empty()) return usage_error("stats: " + err);
-  return emit(a, t);
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    Answer r;
+    std::string err = pq::stats(v, io_activities(a, v), a.get("--by", "api"), top, r.table);
+    if (!err.empty()) return {1, "stats: " + err, {}};
+    return r;
+  });
 }
 
 int cmd_select(const Args& a) {
@@ -345,11 +383,12 @@ int cmd_select(const Args& a) {
   if (!spec.aggs.empty() && spec.group_by.empty()) spec.group_by = spec.project;
   pq::Graph g;
   if (int rc = load(a, 0, g)) return rc;
-  pq::View v(g);
-  pq::Table t;
-  err = pq::select(v, io_activities(a, v), spec, t);
-  if (!err.empty()) return usage_error("select: " + err);
-  return emit(a, t);
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    Answer r;
+    std::string e = pq::select(v, io_activities(a, v), spec, r.table);
+    if (!e.empty()) return {1, "select: " + e, {}};
+    return r;
+  });
 }
 
 // best, metrics, checkpoints: the questions about runs (ml_questions.h).
@@ -387,18 +426,24 @@ int cmd_runs(const Args& a) {
   }
   pq::Graph g;
   if (int rc = load(a, 0, g)) return rc;
-  pq::View v(g);
-  std::string used;
-  if (a.flag("--used")) {
-    pq::Status s = v.resolve(a.get("--used"), used);
-    if (!s.ok) return fail(s.message);
-  }
-  pq::WorkflowView w(v);
-  pq::Checkpoints c(w);
-  best.runs.used = metrics.runs.used = used;
-  if (a.command == "best") return emit(a, pq::best_table(w, c, best));
-  if (a.command == "metrics") return emit(a, pq::metrics_table(w, metrics));
-  return emit(a, pq::checkpoint_mismatch_table(w, c));
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    Answer r;
+    std::string used;
+    if (a.flag("--used")) {
+      pq::Status s = v.resolve(a.get("--used"), used);
+      if (!s.ok) return {2, s.message, {}};
+    }
+    pq::WorkflowView w(v);
+    pq::Checkpoints c(w);
+    best.runs.used = metrics.runs.used = used;
+    if (a.command == "best")
+      r.table = pq::best_table(w, c, best);
+    else if (a.command == "metrics")
+      r.table = pq::metrics_table(w, metrics);
+    else
+      r.table = pq::checkpoint_mismatch_table(w, c);
+    return r;
+  });
 }
 
 int cmd_simple(const Args& a) {
@@ -406,21 +451,23 @@ int cmd_simple(const Args& a) {
   if (nargs && a.positional.empty()) return usage_error("objects: missing FILE");
   pq::Graph g;
   if (int rc = load(a, nargs, g)) return rc;
-  pq::View v(g);
-  pq::Table t;
-  if (a.command == "programs")
-    t = pq::programs_table(v);
-  else if (a.command == "files")
-    t = pq::files_table(v, io_activities(a, v));
-  else if (a.command == "configs")
-    t = pq::configs_table(v);
-  else {
-    std::string iri;
-    pq::Status s = v.resolve(a.positional[0], iri);
-    if (!s.ok) return fail(s.message);
-    t = pq::objects_table(v, io_activities(a, v), v.file_of(iri));
-  }
-  return emit(a, t);
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    Answer r;
+    pq::Table& t = r.table;
+    if (a.command == "programs")
+      t = pq::programs_table(v);
+    else if (a.command == "files")
+      t = pq::files_table(v, io_activities(a, v));
+    else if (a.command == "configs")
+      t = pq::configs_table(v);
+    else {
+      std::string iri;
+      pq::Status s = v.resolve(a.positional[0], iri);
+      if (!s.ok) return {2, s.message, {}};
+      t = pq::objects_table(v, io_activities(a, v), v.file_of(iri));
+    }
+    return r;
+  });
 }
 
 }  // namespace

@@ -1,0 +1,321 @@
+"""prov-merge --into and prov-query --endpoint against a real SPARQL 1.1 server (the private
+Virtuoso of virtuoso.py). Real programs record provenance; the server's graphs and answers must
+equal the local merge and the local answers of the same jobs.
+
+  store_test.py CASE --server-dir D --merge M --query Q --record R --a A --b B --c C --work W
+CASE: load (load, reload, incremental fold, chunks, removal), questions (every question vs the
+local answer), concurrent (parallel loads and queries while loading), failures (server down,
+HTTP 500, bad credentials)."""
+import argparse
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.parse
+import urllib.request
+import json
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import virtuoso  # noqa: E402
+import rdflib  # noqa: E402
+
+ap = argparse.ArgumentParser()
+ap.add_argument("case")
+for name in ("server-dir", "merge", "query", "record", "a", "b", "c", "work"):
+    ap.add_argument("--" + name, required=True)
+args = ap.parse_args()
+server = virtuoso.info(os.path.abspath(args.server_dir))
+BASE = f"http://127.0.0.1:{server['http']}"
+STORE, ENDPOINT = BASE + "/sparql-graph-crud-auth", BASE + "/sparql"
+ENV = dict(os.environ, PROVIO_CREDENTIALS=server["netrc"])
+ENV.pop("PROVIO_CONFIG", None)
+XSD_DOUBLE = "http://www.w3.org/2001/XMLSchema#double"
+work = os.path.realpath(os.path.join(args.work, args.case))
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+# Cases share the server one at a time (RESOURCE_LOCK) and start from an empty store; job names
+# still carry the case, so a failed case's leftovers are recognisable.
+PREFIX = args.case + "-"
+
+
+def run(*cmd, expect=0, **kw):
+    r = subprocess.run([str(c) for c in cmd], env=kw.pop("env", ENV), capture_output=True, text=True, cwd=work, **kw)
+    if expect is not None and r.returncode != expect:
+        sys.exit(f"FAIL: {' '.join(map(str, cmd))} exited {r.returncode}, expected {expect}\n{r.stdout}\n{r.stderr}")
+    return r
+
+
+def check(cond, what):
+    if not cond:
+        sys.exit("FAIL: " + what)
+    print("ok:", what)
+
+
+def program(prog, job, *ops):
+    run(prog, *ops, env=dict(ENV, PROVIO_DIR=os.path.join(work, "prov", job)))
+
+
+def into(*inputs, expect=0, extra=()):
+    return run(args.merge, *inputs, "--into", STORE, *extra, expect=expect)
+
+
+def value(term):
+    """A term for comparison: doubles by value (a store may print them in another form)."""
+    if isinstance(term, rdflib.Literal) and str(term.datatype) == XSD_DOUBLE:
+        return ("double", float(term))
+    return term
+
+
+def server_graph(job):
+    """The triples of a job's graph on the server, read with STR() (exact doubles)."""
+    q = (f"SELECT ?s ?p ?o (STR(?o) AS ?lex) WHERE {{ GRAPH <urn:provio:graph:{job}> {{ ?s ?p ?o }} }}")
+    data = urllib.parse.urlencode({"query": q}).encode()
+    req = urllib.request.Request(ENDPOINT, data, {"Accept": "application/sparql-results+json"})
+    out = set()
+    for b in json.load(urllib.request.urlopen(req))["results"]["bindings"]:
+        def term(t, lex=None):
+            if t["type"] == "uri":
+                return rdflib.URIRef(t["value"])
+            if t["type"] == "bnode":
+                return ("bnode",)
+            return rdflib.Literal(lex if lex is not None else t["value"], datatype=t.get("datatype"),
+                                  lang=t.get("xml:lang"))
+        out.add((term(b["s"]), term(b["p"]), value(term(b["o"], b["lex"]["value"]))))
+    return out
+
+
+def local_graph(*inputs):
+    out = os.path.join(work, "local.nt")
+    run(args.merge, "-q", *inputs, "-o", out)
+    g = rdflib.Graph()
+    g.parse(out, format="nt")
+    return {(s, p, value(o)) for s, p, o in g}
+
+
+def reset():
+    """Removes every provio job graph from the server."""
+    for g in graphs():
+        if g.startswith("urn:provio:graph:"):
+            run(args.merge, "-q", "--into", STORE, "--remove", urllib.parse.unquote(g[len("urn:provio:graph:"):]))
+    check(not [g for g in graphs() if g.startswith("urn:provio:graph:")], "the store starts empty")
+
+
+def scenario():
+    """The DASSA chain across two jobs, plus a multi-thread, multi-flush job."""
+    program(args.a, PREFIX + "job1", "create:WestSac.h5:0", "write:WestSac.h5:/das/strain:4096x8", "close:WestSac.h5:0")
+    program(args.b, PREFIX + "job2", "open:WestSac.h5:0", "read:WestSac.h5:/das/strain:4096x8", "close:WestSac.h5:0",
+            "create:decimate.h5:0", "write:decimate.h5:/dec:1024x4", "close:decimate.h5:0")
+    program(args.c, PREFIX + "job2", "open:decimate.h5:0", "read:decimate.h5:/dec:1024x4", "close:decimate.h5:0",
+            "create:detections.csv:0", "write:detections.csv:100")
+    run(args.record, "--threads", 2, "--events", 3, "--flushes", 4, "--write", os.path.join(work, "raw.h5"),
+        env=dict(ENV, PROVIO_DIR=os.path.join(work, "prov", PREFIX + "job3")))
+    return [os.path.join(work, "prov", PREFIX + j) for j in ("job1", "job2", "job3")]
+
+
+def case_load():
+    jobs = scenario()
+    r = into(os.path.join(work, "prov"))
+    for j in jobs:
+        name = os.path.basename(j)
+        check(server_graph(name) == local_graph(j), f"{name}: the server's graph equals the local merge")
+    check("unchanged" not in r.stderr and "requests" in r.stderr, "first load reports what it sent")
+    before = {os.path.basename(j): server_graph(os.path.basename(j)) for j in jobs}
+    r = into(os.path.join(work, "prov"))
+    check(r.stderr.count("unchanged") == 3, f"loading the same jobs again changes nothing: {r.stderr}")
+    check(all(server_graph(n) == g for n, g in before.items()), "graphs identical after the reload")
+
+    # Incremental fold: a snapshot of job3 cut after each file's second flush, then the full files.
+    snap = os.path.join(work, "snap", PREFIX + "job3")
+    os.makedirs(snap)
+    for f in sorted(os.listdir(jobs[2])):
+        lines = open(os.path.join(jobs[2], f)).read().splitlines(True)
+        cut = max(i for i, l in enumerate(lines) if re.search(r"/p2(?![0-9])", l))  # a part of flush 2
+        open(os.path.join(snap, f), "w").write("".join(lines[:cut + 1]))
+    into(snap, extra=("--graph", PREFIX + "fold"))
+    check(server_graph(PREFIX + "fold") == local_graph(snap), "the snapshot loads as its local merge")
+    into(jobs[2], extra=("--graph", PREFIX + "fold"))
+    check(server_graph(PREFIX + "fold") == local_graph(jobs[2]), "snapshot + full files fold to the direct merge")
+
+    # Bounded chunks: a staging graph moved into place, nothing left behind.
+    r = into(jobs[1], extra=("--graph", PREFIX + "chunked", "--chunk", "10"))
+    check(server_graph(PREFIX + "chunked") == local_graph(jobs[1]), "a graph sent in chunks of 10 triples is whole")
+    n = int(r.stderr.split(" requests")[0].rsplit(" ", 1)[1])
+    check(n == (len(local_graph(jobs[1])) + 9) // 10, f"one request per 10 triples ({n})")
+    check(not [g for g in graphs() if "staging" in g], "no staging graph left")
+    # On a terminal (script(1) gives it one), progress is shown while chunks go out.
+    if shutil.which("script"):
+        cmd = f"{args.merge} {jobs[0]} --into {STORE} --graph {PREFIX}tty --chunk 10"
+        r = run("script", "-qec", cmd, "/dev/null")
+        check("triples sent" in r.stdout, f"progress on a terminal: {r.stdout.strip()[-120:]!r}")
+
+    # Removal touches one job only.
+    r = run(args.merge, "--into", STORE, "--remove", PREFIX + "chunked")
+    check(server_graph(PREFIX + "chunked") == set(), "removed job's graph is gone")
+    check(server_graph(PREFIX + "job2") == before[PREFIX + "job2"], "other jobs untouched by the removal")
+    r = run(args.merge, "--into", STORE, "--remove", PREFIX + "nosuchjob", expect=2)
+    check("no such job" in r.stderr, f"removing an unknown job is reported: {r.stderr.strip()}")
+
+
+def graphs():
+    q = "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"
+    data = urllib.parse.urlencode({"query": q}).encode()
+    req = urllib.request.Request(ENDPOINT, data, {"Accept": "application/sparql-results+json"})
+    return [b["g"]["value"] for b in json.load(urllib.request.urlopen(req))["results"]["bindings"]]
+
+
+PROGRAM = """@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix prov: <http://www.w3.org/ns/prov#> .
+@prefix provio: <http://www.w3.org/ns/provio#> .
+<urn:provio:run:h:NAME:1> a prov:Agent, provio:Program ; provio:executable "/bin/NAME" .
+<urn:provio:run:h:NAME:1/thread/0> a prov:Agent, provio:Thread ; prov:actedOnBehalfOf <urn:provio:run:h:NAME:1> .
+"""
+
+
+def write_program(path, name, body):
+    """A hand-written graph: program execution NAME (one thread) and `body`, statements about it."""
+    open(path, "w").write(PROGRAM.replace("NAME", name) + body)
+
+
+def workflow(path):
+    """Configurations, metrics and checkpoints (docs/workflow-api.md), one loaded under another
+    configuration."""
+    x = "urn:provio:run:h:train:1"
+    t = ""
+    for n, (lr, acc) in enumerate([(0.1, 0.81), (0.01, 0.93), (0.001, 0.88)]):
+        T, C = f"<{x}/task/{n}>", f"<{x}/config/{n}>"
+        t += (f"{T} a prov:Activity, provio:Task ; rdfs:label \"train{n}\" ; prov:wasAssociatedWith <{x}/thread/0> ; prov:used {C} .\n"
+              f"{C} a prov:Entity, provio:Configuration ; rdfs:label \"hp{n}\" ; prov:wasAttributedTo <{x}> ; provio:parameter <{x}/config/{n}/lr> .\n"
+              f"<{x}/config/{n}/lr> a provio:Parameter ; provio:key \"lr\" ; provio:value \"{lr}\"^^xsd:double .\n"
+              f"<{x}/metric/{n}> a prov:Entity, provio:Metric ; provio:metricName \"accuracy\" ; provio:value \"{acc}\"^^xsd:double ; provio:step \"5\"^^xsd:long ; prov:wasGeneratedBy {T} .\n"
+              f"<{x}/model/{n}> a prov:Entity, provio:ModelReference ; provio:storedIn <file:///d/ckpt{n}.h5> ; provio:trainedWith {C} ; prov:wasGeneratedBy {T} .\n")
+    t += f"<{x}/task/9> a prov:Activity, provio:Task ; prov:wasAssociatedWith <{x}/thread/0> ; prov:used <file:///d/ckpt1.h5>, <{x}/config/0> .\n"
+    write_program(path, "train", t)
+
+
+def many_activities(path, n=1200):
+    """One program writing n datasets of one file: more facts of one kind than a round fetches
+    key by key, so the server's graph fetches whole predicates (remote_graph.cc)."""
+    x = "urn:provio:run:h:many:1"
+    f = f"file://{work}/many.h5"
+    t = f"<{f}> a prov:Entity, provio:File ; provio:path \"{work}/many.h5\" .\n"
+    for i in range(n):
+        d, a = f"<{f}#/d{i}>", f"<{x}/thread/0/H5Dwrite/Write/e{i}>"
+        t += (f"{d} a prov:Entity, provio:Dataset ; provio:objectPath \"/d{i}\" ; provio:inFile <{f}> ; "
+              f"prov:wasGeneratedBy {a} ; provio:wasWrittenBy {a} .\n"
+              f"{a} a prov:Activity, provio:Write ; provio:api \"H5Dwrite\" ; prov:wasAssociatedWith <{x}/thread/0> ; "
+              f"provio:count \"{i % 7 + 1}\"^^xsd:unsignedLong ; provio:bytes \"{i * 8}\"^^xsd:unsignedLong ; "
+              f"provio:elapsed \"0.{i:09d}\"^^xsd:double .\n")
+    write_program(path, "many", t)
+
+
+def case_questions():
+    jobs = scenario()
+    wf = os.path.join(work, PREFIX + "workflow.ttl")
+    workflow(wf)
+    many = os.path.join(work, PREFIX + "many.ttl")
+    many_activities(many)
+    into(*jobs, wf, many)
+    merged = os.path.join(work, "all.ttl")
+    run(args.merge, "-q", *jobs, wf, many, "-o", merged)
+    # Other cases' jobs share the server: compare on this case's files and programs only.
+    questions = [["stats", "--by", by] for by in ("api", "file", "object", "rank", "thread", "program")]
+    questions += [["stats", "--nested"], ["programs"], ["files"], ["objects", "WestSac.h5"], ["objects", "decimate.h5"],
+                  ["configs"], ["metrics"], ["best", "--metric", "accuracy", "-k", "2"],
+                  ["best", "--metric", "accuracy", "--min"], ["checkpoints"],
+                  ["select", "--project", "api,file,bytes", "--sort", "api,file"],
+                  ["select", "--agg", "sum:bytes,count:*", "--group-by", "api", "--sort", "api"],
+                  ["sparql", "-e", "SELECT ?p ?x WHERE { ?p a provio:Program ; provio:executable ?x }"],
+                  ["sparql", "-e", "CONSTRUCT { ?m provio:value ?v } WHERE { ?m a provio:Metric ; provio:value ?v }"],
+                  ["sparql", "-e", "ASK { ?s a provio:Metric }"], ["sparql", "-e", "ASK { ?s a provio:Nothing }"]]
+    questions += [["objects", "many.h5"], ["select", "--filter", "file=~many", "--sort", "-bytes", "--limit", "5"]]
+    for f in ("WestSac.h5", "decimate.h5", "detections.csv", "WestSac.h5:/das/strain", "raw.h5", "many.h5"):
+        for way in ("--up", "--down"):
+            for depth in ("1", "all"):
+                questions.append(["lineage", f, way, "--depth", depth])
+    for qn in questions:
+        local = run(args.query, *qn, "-f", "csv", merged).stdout
+        remote = run(args.query, *qn, "-f", "csv", "--endpoint", ENDPOINT).stdout
+        local_rows, remote_rows = local.splitlines(), remote.splitlines()
+        if qn[0] == "sparql":
+            # Raw SPARQL runs on the server's engine, which picks its own row order (and Virtuoso 7
+            # orders long strings its own way even under ORDER BY): compare the rows as sets.
+            local_rows, remote_rows = local_rows[:1] + sorted(local_rows[1:]), remote_rows[:1] + sorted(remote_rows[1:])
+        # Every answer but the ends of the lineage chain (nothing below detections.csv) has rows.
+        check(local_rows == remote_rows and (len(local_rows) > 1 or qn[0] == "lineage"), f"{' '.join(qn)}: the server's answer is the local one"
+              + ("" if local_rows == remote_rows else f"\n--- local\n{local}\n--- server\n{remote}"))
+
+
+def case_concurrent():
+    jobs = scenario()
+    procs = [subprocess.Popen([args.merge, j, "--into", STORE], env=ENV, stderr=subprocess.PIPE, text=True) for j in jobs]
+    # queries while loading: each must succeed
+    while any(p.poll() is None for p in procs):
+        run(args.query, "stats", "--endpoint", ENDPOINT)
+        run(args.query, "lineage", "file://" + os.path.join(work, "decimate.h5"), "--endpoint", ENDPOINT, expect=None)
+    check(all(p.wait() == 0 for p in procs), "three parallel loads succeed")
+    for j in jobs:
+        check(server_graph(os.path.basename(j)) == local_graph(j), f"{os.path.basename(j)}: parallel load = local merge")
+    merged = os.path.join(work, "all.ttl")
+    run(args.merge, "-q", *jobs, "-o", merged)
+    for f in ("decimate.h5", "WestSac.h5"):
+        local = run(args.query, "lineage", f, "--down", "-f", "csv", merged).stdout
+        remote = run(args.query, "lineage", f, "--down", "-f", "csv", "--endpoint", ENDPOINT).stdout
+        check(local == remote, f"lineage {f} after parallel loads = local")
+
+
+class Failing(http.server.BaseHTTPRequestHandler):
+    def do_any(self):
+        self.send_response(500)
+        self.send_header("Content-Type", "text/plain")
+        self.end_headers()
+        self.wfile.write(b"Internal trouble\n")
+    do_GET = do_POST = do_PUT = do_any
+
+    def log_message(self, *a):
+        pass
+
+
+def case_failures():
+    jobs = scenario()
+    before = {f: open(os.path.join(d, f), "rb").read() for d in jobs for f in os.listdir(d)}
+    # A server that is down: a free port nobody listens on.
+    down = f"http://127.0.0.1:{virtuoso.free_port()}"
+    r = run(args.merge, jobs[0], "--into", down + "/sparql-graph-crud-auth", expect=1)
+    check("Couldn't connect" in r.stderr and "retrying" in r.stderr and "after 5 tries" in r.stderr,
+          f"server down: retried with backoff, then a clear error: {r.stderr.strip().splitlines()[-1]}")
+    r = run(args.query, "stats", "--endpoint", down + "/sparql", expect=2)
+    check("Couldn't connect" in r.stderr, f"prov-query, server down: {r.stderr.strip()}")
+    # A server that answers 500.
+    srv = http.server.HTTPServer(("127.0.0.1", 0), Failing)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    bad = f"http://127.0.0.1:{srv.server_address[1]}"
+    r = run(args.merge, jobs[0], "--into", bad + "/sparql-graph-crud-auth", expect=1)
+    check("HTTP 500: Internal trouble" in r.stderr and "not loaded" not in r.stderr or "HTTP 500" in r.stderr,
+          f"HTTP 500: clear error, exit 1: {r.stderr.strip().splitlines()[-1]}")
+    r = run(args.query, "programs", "--endpoint", bad + "/sparql", expect=2)
+    check("HTTP 500" in r.stderr, f"prov-query, HTTP 500: {r.stderr.strip()}")
+    srv.shutdown()
+    after = {f: open(os.path.join(d, f), "rb").read() for d in jobs for f in os.listdir(d)}
+    check(before == after, "nothing lost locally: the raw files are untouched")
+    # Credentials: wrong password refused; a credentials file others can read refused.
+    wrong = os.path.join(work, "wrong")
+    with open(os.open(wrong, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write("machine 127.0.0.1 login dba password nope\n")
+    r = run(args.merge, jobs[0], "--into", STORE, "--credentials", wrong, expect=1)
+    check("HTTP 401" in r.stderr, f"wrong password: {r.stderr.strip().splitlines()[-1]}")
+    os.chmod(wrong, 0o644)
+    r = run(args.merge, jobs[0], "--into", STORE, "--credentials", wrong, expect=1)
+    check("readable by others" in r.stderr, f"world-readable credentials refused: {r.stderr.strip()}")
+    r = run(args.merge, jobs[0], "--into", STORE, "--credentials", os.path.join(work, "missing"), expect=1)
+    check("cannot read credentials" in r.stderr, f"missing credentials file: {r.stderr.strip()}")
+    # The password is on no command line and in no provenance the tools write.
+    check(not any(b"dba" in v for v in after.values()), "no credential in the provenance files")
+
+
+reset()
+{"load": case_load, "questions": case_questions, "concurrent": case_concurrent, "failures": case_failures}[args.case]()
+print("PASS")

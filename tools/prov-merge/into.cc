@@ -1,0 +1,341 @@
+// prov-merge --into (see into.h).
+#include "into.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "common/fold.h"
+#include "common/graph.h"
+#include "common/reader.h"
+#include "common/terms.h"
+#include "common/writer.h"
+
+namespace provio::into {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr const char* kTool = "prov-merge";
+constexpr int kExitOk = 0, kExitFailed = 1, kExitDamaged = 2;
+
+bool provenance_file(const fs::path& p) {
+  return p.extension() == ".ttl" || p.extension() == ".nt";
+}
+
+// The canonical N-Triples spelling of a term the server sent (graph.h).
+std::string canonical(const sparql::Term& t) {
+  std::string out;
+  switch (t.kind) {
+    case sparql::Term::Kind::kIri: rdf::append_iri(out, t.value); break;
+    case sparql::Term::Kind::kBlank:
+      // Servers label blank nodes in their own syntax ("nodeID://b10000"): keep a valid label.
+      out = "_:s";
+      for (char c : t.value) out += std::isalnum(static_cast<unsigned char>(c)) ? c : 'x';
+      break;
+    case sparql::Term::Kind::kLiteral: rdf::append_literal(out, t.value, t.datatype, t.lang); break;
+  }
+  return out;
+}
+
+// A term as a value: a server may keep xsd:double as a machine double and give it back in
+// another lexical form ("3e-06" for "0.000003000"); both are one value.
+std::string value_of(std::string_view term) {
+  auto lit = rdf::parse_literal(term);
+  if (!lit || lit->datatype != std::string(rdf::kXsd) + "double") return std::string(term);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", std::strtod(lit->lexical.c_str(), nullptr));
+  return std::string("double:") + buf;
+}
+
+// The graph's triples as values, to tell whether a load would change anything.
+std::set<std::string> value_set(const rdf::Graph& g) {
+  std::set<std::string> out;
+  for (const rdf::Triple& t : g.triples())
+    out.insert(value_of(g.terms[t.s]) + ' ' + value_of(g.terms[t.p]) + ' ' + value_of(g.terms[t.o]));
+  return out;
+}
+
+bool in_graph(const rdf::Graph& from, const rdf::Triple& t, const rdf::Graph& g) {
+  rdf::TermId s = g.terms.find(from.terms[t.s]), p = g.terms.find(from.terms[t.p]),
+              o = g.terms.find(from.terms[t.o]);
+  return s != rdf::kNoTerm && p != rdf::kNoTerm && o != rdf::kNoTerm && g.contains({s, p, o});
+}
+
+// The server gives doubles back in its own lexical form ("0.0001001" for the files'
+// "0.000100100"). Where the files state the same value, the server's spelling is dropped, so
+// folding sees one value, not two.
+void drop_respelled_doubles(rdf::Graph& graph, const rdf::Graph& server) {
+  std::map<std::string, std::set<rdf::TermId>> spellings;  // "s p value" → objects
+  auto key = [&](const rdf::Triple& t) {
+    return std::to_string(t.s) + ' ' + std::to_string(t.p) + ' ' + value_of(graph.terms[t.o]);
+  };
+  for (const rdf::Triple& t : graph.triples())
+    if (value_of(graph.terms[t.o]).rfind("double:", 0) == 0) spellings[key(t)].insert(t.o);
+  graph.filter([&](const rdf::Triple& t) {
+    auto it = spellings.find(key(t));
+    return it == spellings.end() || it->second.size() < 2 || !in_graph(graph, t, server);
+  });
+}
+
+bool has_blank_nodes(const rdf::Graph& g) {
+  for (std::size_t i = 0; i < g.terms.size(); ++i)
+    if (g.terms[static_cast<rdf::TermId>(i)].substr(0, 2) == "_:") return true;
+  return false;
+}
+
+// The graph as N-Triples lines, in the writer's deterministic order.
+bool ntriples_lines(const rdf::Graph& g, std::vector<std::string>& lines, std::string& error) {
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  if (!f) {
+    error = std::string("cannot allocate: ") + std::strerror(errno);
+    return false;
+  }
+  bool ok = rdf::write_graph(g, "ntriples", f, error);
+  std::fclose(f);
+  std::string_view text(buf, len);
+  for (std::size_t b = 0; ok && b < text.size();) {
+    std::size_t e = text.find('\n', b);
+    if (e == std::string_view::npos) e = text.size();
+    if (e > b) lines.emplace_back(text.substr(b, e + 1 - b));
+    b = e + 1;
+  }
+  std::free(buf);
+  return ok;
+}
+
+struct Progress {
+  bool tty = isatty(STDERR_FILENO) != 0;
+  void show(const std::string& job, std::size_t sent, std::size_t total) const {
+    if (tty) std::fprintf(stderr, "\r%s: %s: %zu/%zu triples sent", kTool, job.c_str(), sent, total);
+  }
+  void done() const {
+    if (tty) std::fprintf(stderr, "\r\033[K");
+  }
+};
+
+// Replaces graph `iri` with `lines`: one PUT when they fit one chunk, else a staging graph filled
+// chunk by chunk and moved into place, so the job's graph is never seen half-written.
+bool upload(sparql::Server& server, const std::string& job, const std::string& iri,
+            const std::vector<std::string>& lines, std::size_t chunk, std::string& error) {
+  Progress progress;
+  // The staging graph is outside kGraphPrefix, so questions asked meanwhile never see it.
+  std::string target = lines.size() <= chunk ? iri
+                                             : "urn:provio:staging:" + net::percent_encode(job) + "-" +
+                                                   std::to_string(::getpid());
+  std::size_t sent = 0;
+  bool ok = true;
+  for (std::size_t b = 0; ok && (b < lines.size() || b == 0); b += chunk) {
+    std::string body;
+    std::size_t e = std::min(lines.size(), b + chunk);
+    for (std::size_t i = b; i < e; ++i) body += lines[i];
+    ok = b == 0 ? server.put_graph(target, body, error) : server.post_graph(target, body, error);
+    sent = e;
+    progress.show(job, sent, lines.size());
+    if (lines.empty()) break;
+  }
+  progress.done();
+  if (ok && target != iri)
+    ok = server.update("MOVE SILENT " + sparql::iri_ref(target) + " TO " + sparql::iri_ref(iri), error);
+  if (!ok && target != iri) {
+    std::string ignored;
+    (void)server.update("CLEAR SILENT GRAPH " + sparql::iri_ref(target), ignored);
+  }
+  return ok;
+}
+
+// One job: its graph on the server + its files → merged, folded → back, if anything changed.
+int load_job(sparql::Server& server, const std::string& job, const std::vector<std::string>& inputs,
+             unsigned jobs, std::size_t chunk, bool quiet) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::string iri = graph_iri(job), error;
+  std::vector<sparql::Triple> current;
+  if (!server.triples("GRAPH " + sparql::iri_ref(iri) + " { ?s ?p ?o }", current, error)) {
+    std::fprintf(stderr, "%s: %s: cannot read its graph from the server: %s\n", kTool, job.c_str(),
+                 error.c_str());
+    return kExitFailed;
+  }
+  rdf::Graph before, graph;
+  for (const auto& t : current) before.add(canonical(t[0]), canonical(t[1]), canonical(t[2]));
+  graph.merge(before);
+  rdf::ReadResult read;
+  rdf::read_files(rdf::list_inputs(inputs, read), jobs, graph, read);
+  drop_respelled_doubles(graph, before);
+  for (const std::string& m : read.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
+  rdf::FoldResult folded = rdf::fold(graph);
+  for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
+
+  bool same = graph.size() == before.size() && value_set(graph) == value_set(before);
+  std::size_t chunks = 0;
+  if (!same) {
+    std::vector<std::string> lines;
+    // A blank node is local to one request: a graph holding any goes in one request.
+    std::size_t limit = has_blank_nodes(graph) ? std::max<std::size_t>(graph.size(), 1) : chunk;
+    if (!ntriples_lines(graph, lines, error) || !upload(server, job, iri, lines, limit, error)) {
+      std::fprintf(stderr, "%s: %s: not loaded (the server keeps its previous graph): %s\n", kTool,
+                   job.c_str(), error.c_str());
+      return kExitFailed;
+    }
+    chunks = (lines.size() + limit - 1) / limit;
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!quiet) {
+    if (same)
+      std::fprintf(stderr, "%s: %s: %s unchanged (%zu triples), %.3f s\n", kTool, job.c_str(),
+                   sparql::iri_ref(iri).c_str(), graph.size(), secs);
+    else
+      std::fprintf(stderr,
+                   "%s: %s: %s %zu triples (was %zu), %zu files, %zu activities folded, %zu requests, %.3f "
+                   "s, %.0f triples/s\n",
+                   kTool, job.c_str(), sparql::iri_ref(iri).c_str(), graph.size(), before.size(), read.files,
+                   folded.activities, chunks, secs,
+                   secs > 0 ? static_cast<double>(graph.size()) / secs : 0.0);
+  }
+  return read.damaged ? kExitDamaged : kExitOk;
+}
+
+int remove_job(sparql::Server& server, const std::string& job, bool quiet) {
+  std::string iri = sparql::iri_ref(graph_iri(job)), error;
+  sparql::Results r;
+  if (!server.select("ASK { GRAPH " + iri + " { ?s ?p ?o } }", r, error)) {
+    std::fprintf(stderr, "%s: %s: %s\n", kTool, job.c_str(), error.c_str());
+    return kExitFailed;
+  }
+  if (!r.boolean) {
+    std::fprintf(stderr, "%s: %s: no such job on the server (%s)\n", kTool, job.c_str(), iri.c_str());
+    return kExitDamaged;
+  }
+  // CLEAR rather than DROP: Virtuoso refuses to DROP a graph it did not see created by CREATE.
+  if (!server.update("CLEAR GRAPH " + iri, error)) {
+    std::fprintf(stderr, "%s: %s: not removed: %s\n", kTool, job.c_str(), error.c_str());
+    return kExitFailed;
+  }
+  if (!quiet) std::fprintf(stderr, "%s: %s: %s removed\n", kTool, job.c_str(), iri.c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+const char* const kUsage =
+    "      --into URL       load each job as a named graph into a SPARQL 1.1 server through the\n"
+    "                       Graph Store Protocol (URL: its Graph Store endpoint)\n"
+    "      --graph NAME     the job's name on the server (one job; default: its directory)\n"
+    "      --remove NAME    remove job NAME from the server (repeatable; no INPUT needed)\n"
+    "      --query URL, --update URL   the server's SPARQL query / update URLs when they cannot\n"
+    "                       be derived from --into\n"
+    "      --credentials FILE  netrc-format credentials (default $PROVIO_CREDENTIALS, ~/.netrc)\n"
+    "      --chunk N        triples per request (default 200000)\n";
+
+bool is_option(const std::string& arg) {
+  for (const char* o : {"--into", "--graph", "--remove", "--query", "--update", "--credentials", "--chunk"}) {
+    std::string s = o;
+    if (arg == s || arg.rfind(s + "=", 0) == 0) return true;
+  }
+  return false;
+}
+
+bool set_option(const std::string& arg, const std::string& value, Options& o, std::string& error) {
+  std::string name = arg.substr(0, arg.find('='));
+  if (value.empty()) {
+    error = "option " + name + " needs a value";
+    return false;
+  }
+  if (name == "--into") {
+    o.endpoints.store = value;
+  } else if (name == "--graph") {
+    o.graph = value;
+  } else if (name == "--remove") {
+    o.remove.push_back(value);
+  } else if (name == "--query") {
+    o.endpoints.query = value;
+  } else if (name == "--update") {
+    o.endpoints.update = value;
+  } else if (name == "--credentials") {
+    o.credentials = value;
+  } else {
+    char* end = nullptr;
+    long n = std::strtol(value.c_str(), &end, 10);
+    if (*end || n < 1) {
+      error = "bad chunk size '" + value + "'";
+      return false;
+    }
+    o.chunk = static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+std::string graph_iri(const std::string& job) {
+  return sparql::kGraphPrefix + net::percent_encode(job);
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> jobs_of(
+    const std::vector<std::string>& inputs) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    fs::path p = fs::path(in).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    if (!fs::is_directory(p, ec)) {
+      out.push_back({p.stem().string(), {in}});
+      continue;
+    }
+    bool direct = false;
+    std::vector<std::string> subdirs;
+    for (const auto& e : fs::directory_iterator(p, ec)) {
+      if (e.is_regular_file(ec) && provenance_file(e.path())) direct = true;
+      if (e.is_directory(ec)) subdirs.push_back(e.path().string());
+    }
+    std::sort(subdirs.begin(), subdirs.end());
+    if (direct || subdirs.empty()) {
+      out.push_back({fs::absolute(p, ec).filename().string(), {in}});
+      continue;
+    }
+    for (const auto& d : subdirs) out.push_back({fs::path(d).filename().string(), {d}});
+  }
+  return out;
+}
+
+int run(const std::vector<std::string>& inputs, unsigned jobs, bool quiet, const Options& o) {
+  sparql::Endpoints e = o.endpoints;
+  std::string error;
+  if (e.store.empty() && e.query.empty() && e.update.empty())
+    error = "--remove needs the server: give --into URL";
+  if (!error.empty() || !complete_endpoints(e, error)) {
+    std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
+    return kExitFailed;
+  }
+  net::Client http(net::Auth{o.credentials});
+  if (!http.ready(error)) {
+    std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
+    return kExitFailed;
+  }
+  http.on_retry = [](const std::string& m) { std::fprintf(stderr, "%s: %s\n", kTool, m.c_str()); };
+  sparql::Server server(e, http);
+  auto work = jobs_of(inputs);
+  if (!o.graph.empty()) {
+    if (work.size() != 1) {
+      std::fprintf(stderr, "%s: --graph names one job, but the inputs hold %zu\n", kTool, work.size());
+      return kExitFailed;
+    }
+    work[0].first = o.graph;
+  }
+  // A failure outranks damaged input, which outranks success.
+  auto worse = [](int a, int b) {
+    return a == kExitFailed || b == kExitFailed ? kExitFailed : std::max(a, b);
+  };
+  int status = kExitOk;
+  for (const std::string& job : o.remove) status = worse(status, remove_job(server, job, quiet));
+  for (const auto& [job, files] : work)
+    status = worse(status, load_job(server, job, files, jobs, o.chunk, quiet));
+  return status;
+}
+
+}  // namespace provio::into
