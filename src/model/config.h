@@ -29,6 +29,9 @@ struct Config {
   std::size_t max_entities = 1u << 20;               // distinct files + objects tracked per process
   std::string workflow;                              // PROVIO_WORKFLOW
   std::string campaign;                              // PROVIO_CAMPAIGN
+  bool share_group = false;                          // PROVIO_SHARE=group: dirs 0750, files 0640
+  bool redact = true;                                // PROVIO_REDACT=off turns redaction off
+  std::vector<std::string> redact_words;             // PROVIO_REDACT: more secret key words
   // Which entity classes are recorded (PROV-IO's ENABLE_* keys); all on by default.
   std::array<bool, static_cast<std::size_t>(EntityClass::kCount_)> track = make_all_tracked();
 

@@ -12,7 +12,8 @@ namespace provio::model {
 
 inline std::string read_small_file(const char* path, std::size_t limit = 1u << 20) {
   std::string text;
-  long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO planted at PROVIO_CONFIG must not block the application in open().
+  long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return text;
   char buf[4096];
   long n;

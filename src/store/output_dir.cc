@@ -1,0 +1,81 @@
+// Output directory checks (see output_dir.h). Raw syscalls: the preload shim must not see them.
+#include "store/output_dir.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "model/config.h"
+
+namespace provio::store {
+namespace {
+
+bool stat_at(const std::string& path, struct stat& st, bool follow) {
+  return syscall(SYS_newfstatat, AT_FDCWD, path.c_str(), &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+std::string uid_text(uid_t uid) {
+  return "uid " + std::to_string(uid);
+}
+
+// Whether one existing component may be passed through; `why` otherwise.
+bool component_ok(const std::string& path, const struct stat& st, std::string& why) {
+  // The kernel's fs.protected_symlinks rule, which not every machine enables, for every
+  // component: a link is followed only if its owner is the user or root.
+  if (S_ISLNK(st.st_mode) && st.st_uid != geteuid() && st.st_uid != 0) {
+    why = path + " is a symbolic link owned by " + uid_text(st.st_uid);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+OwnModes own_modes() {
+  if (model::config().share_group) return {0750, 0640};
+  return {0700, 0600};
+}
+
+bool prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& why) {
+  if (dir.empty()) {
+    why = "no output directory (the working directory is unknown and PROVIO_DIR is not set)";
+    return false;
+  }
+  for (std::size_t i = 0; i <= dir.size();) {
+    std::size_t j = dir.find('/', i);
+    if (j == std::string::npos) j = dir.size();
+    std::string partial = dir.substr(0, j);
+    i = j + 1;
+    if (partial.empty()) continue;
+    struct stat st;
+    if (!stat_at(partial, st, false)) {
+      if (errno != ENOENT) return why = partial + ": " + std::strerror(errno), false;
+      if (syscall(SYS_mkdirat, AT_FDCWD, partial.c_str(), dir_mode) != 0 && errno != EEXIST)
+        return why = "cannot create " + partial + ": " + std::strerror(errno), false;
+      if (!stat_at(partial, st, false)) return why = partial + ": " + std::strerror(errno), false;
+    }
+    if (!component_ok(partial, st, why)) return false;
+  }
+  struct stat st;
+  if (!stat_at(dir, st, true)) return why = dir + ": " + std::strerror(errno), false;
+  if (!S_ISDIR(st.st_mode)) return why = dir + " is not a directory", false;
+  if (st.st_uid != geteuid()) {
+    why = dir + " is owned by " + uid_text(st.st_uid) + ", not by the user running provio (" +
+          uid_text(geteuid()) + ")";
+    return false;
+  }
+  if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    why = dir + " is writable by every user (mode " + mode + ", no sticky bit)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace provio::store

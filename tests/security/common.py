@@ -1,0 +1,81 @@
+"""Shared helpers of the security and input-robustness tests: scratch directories an unprivileged
+user can reach, running as that user, real provenance from a real program, and the independent
+RDF judges (rdflib and rapper)."""
+import os
+import shutil
+import subprocess
+import tempfile
+
+import rdflib
+
+NOBODY = 65534
+CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("PROVIO_")}
+
+
+def fail(msg):
+    raise AssertionError(msg)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def scratch(name):
+    """A fresh world-traversable directory (the build tree may be unreachable for nobody)."""
+    d = tempfile.mkdtemp(prefix=f"provio-{name}-")
+    os.chmod(d, 0o755)
+    return d
+
+
+def shared_dir(parent, name="shared"):
+    """A directory like /tmp: everyone may write, the sticky bit set."""
+    d = os.path.join(parent, name)
+    os.mkdir(d)
+    os.chmod(d, 0o1777)
+    return d
+
+
+def as_nobody(argv):
+    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *argv]
+
+
+def nobody_python(code, *args):
+    """Runs Python `code` as nobody (the hostile second user)."""
+    subprocess.run(as_nobody(["/usr/bin/python3", "-c", code, *map(str, args)]), check=True, env=CLEAN_ENV)
+
+
+def run(argv, env=None, expect=None, timeout=60, **kw):
+    full = dict(CLEAN_ENV)
+    full.update(env or {})
+    p = subprocess.run(list(map(str, argv)), env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout, **kw)
+    p.out = p.stdout.decode(errors="replace")
+    p.err = p.stderr.decode(errors="replace")
+    if expect is not None and p.returncode != expect:
+        fail(f"{argv} exited {p.returncode}, expected {expect}\nstdout:\n{p.out[-2000:]}\nstderr:\n{p.err[-2000:]}")
+    return p
+
+
+def record(record_events, provio_dir, **env):
+    """Real provenance: the prov-merge test program records known events into `provio_dir`."""
+    run([record_events, "--threads", 2, "--events", 3, "--flushes", 2, "--write",
+         os.path.join(os.path.dirname(provio_dir), "data.h5")], env={"PROVIO_DIR": provio_dir, **env}, expect=0)
+    files = sorted(os.path.join(r, n) for r, _, ns in os.walk(provio_dir) for n in ns if n.endswith(".ttl"))
+    check(files, f"no provenance recorded in {provio_dir}")
+    return files
+
+
+def rdf_loads(path, fmt):
+    """Both judges accept the file: rdflib parses it and rapper counts it without an error."""
+    try:
+        rdflib.Graph().parse(path, format=fmt)
+    except Exception as e:  # rdflib raises many kinds
+        fail(f"rdflib rejects {path}: {e}")
+    p = subprocess.run(["rapper", "-q", "-c", "-i", "turtle" if fmt == "turtle" else "ntriples", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+    check(p.returncode == 0, f"rapper rejects {path}: {p.stderr[:500]}")
+
+
+def remove(d):
+    shutil.rmtree(d, ignore_errors=True)
