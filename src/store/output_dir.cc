@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "model/config.h"
 
@@ -41,10 +40,10 @@ OwnModes own_modes() {
   return {0700, 0600};
 }
 
-bool prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& why) {
+DirStatus prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& why) {
   if (dir.empty()) {
     why = "no output directory (the working directory is unknown and PROVIO_DIR is not set)";
-    return false;
+    return DirStatus::kRefused;
   }
   for (std::size_t i = 0; i <= dir.size();) {
     std::size_t j = dir.find('/', i);
@@ -54,28 +53,31 @@ bool prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& wh
     if (partial.empty()) continue;
     struct stat st;
     if (!stat_at(partial, st, false)) {
-      if (errno != ENOENT) return why = partial + ": " + std::strerror(errno), false;
+      if (errno != ENOENT) return DirStatus::kFailed;
       if (syscall(SYS_mkdirat, AT_FDCWD, partial.c_str(), dir_mode) != 0 && errno != EEXIST)
-        return why = "cannot create " + partial + ": " + std::strerror(errno), false;
-      if (!stat_at(partial, st, false)) return why = partial + ": " + std::strerror(errno), false;
+        return DirStatus::kFailed;
+      if (!stat_at(partial, st, false)) return DirStatus::kFailed;
     }
-    if (!component_ok(partial, st, why)) return false;
+    if (!component_ok(partial, st, why)) return DirStatus::kRefused;
   }
   struct stat st;
-  if (!stat_at(dir, st, true)) return why = dir + ": " + std::strerror(errno), false;
-  if (!S_ISDIR(st.st_mode)) return why = dir + " is not a directory", false;
+  if (!stat_at(dir, st, true)) return DirStatus::kFailed;
+  if (!S_ISDIR(st.st_mode)) {
+    errno = ENOTDIR;
+    return DirStatus::kFailed;
+  }
   if (st.st_uid != geteuid()) {
     why = dir + " is owned by " + uid_text(st.st_uid) + ", not by the user running provio (" +
           uid_text(geteuid()) + ")";
-    return false;
+    return DirStatus::kRefused;
   }
   if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
     why = dir + " is writable by every user (mode " + mode + ", no sticky bit)";
-    return false;
+    return DirStatus::kRefused;
   }
-  return true;
+  return DirStatus::kReady;
 }
 
 }  // namespace provio::store

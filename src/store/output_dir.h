@@ -21,9 +21,15 @@ struct OwnModes {
 };
 OwnModes own_modes();
 
-// Creates the missing components of `dir` (mode `dir_mode`) and checks the result. Refuses, with
-// the reason in `why`, a component that is a symlink owned by another user (other than root), and
-// a final directory owned by another user or writable by all without the sticky bit.
-bool prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& why);
+enum class DirStatus {
+  kReady,
+  kFailed,   // a system call failed: errno says why
+  kRefused,  // someone else could tamper with it: `why` says how
+};
+
+// Creates the missing components of `dir` (mode `dir_mode`) and checks the result. Refuses a
+// component that is a symlink owned by another user (other than root), and a final directory owned
+// by another user or writable by all without the sticky bit.
+DirStatus prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& why);
 
 }  // namespace provio::store

@@ -17,11 +17,17 @@ bool OutputFile::open(const std::string& dir, const std::string& stem) {
   if (created_ || failed_) return is_open();
   const OwnModes modes = own_modes();
   std::string why;
-  if (!prepare_output_dir(dir, modes.dir, why)) {
-    failed_ = true;
-    model::warn_once("output-refused", "will not write provenance: %s; recording nothing (docs/security.md)",
-                     why.c_str());
-    return false;
+  switch (prepare_output_dir(dir, modes.dir, why)) {
+    case DirStatus::kReady: break;
+    case DirStatus::kFailed:
+      path_ = dir;
+      fail("cannot create the output directory", errno);
+      return false;
+    case DirStatus::kRefused:
+      failed_ = true;
+      model::warn_once("output-refused",
+                       "will not write provenance: %s; recording nothing (docs/security.md)", why.c_str());
+      return false;
   }
   for (int attempt = 0; attempt < 100; ++attempt) {
     path_ = dir + "/" + stem + (attempt ? "-" + std::to_string(attempt) : "") + ".ttl";

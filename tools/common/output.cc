@@ -51,7 +51,7 @@ bool OutputFile::open(const std::string& path, std::string& error) {
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   std::string tmp = dir + "." + base + ".tmp-XXXXXX";
   int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) return error = fail(path, "cannot create a temporary file beside it", errno), false;
+  if (fd < 0) return error = fail(path, "cannot open for writing", errno), false;
   tmp_ = tmp;
   if (!(stream_ = ::fdopen(fd, "w"))) {
     ::close(fd);
