@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -267,6 +268,16 @@ class ChunkReader {
   std::unique_ptr<char[]> scratch_;
 };
 
+// An absolute IRI starts with a scheme: a letter, then letters, digits, '+', '-' or '.', then ':'
+// (RFC 3987). Anything else is relative, even with a ':' further on ("<;;file:///x>").
+bool has_scheme(std::string_view iri) {
+  std::size_t colon = iri.find(':');
+  if (colon == 0 || colon == std::string_view::npos || !std::isalpha(static_cast<unsigned char>(iri[0]))) return false;
+  return std::all_of(iri.begin() + 1, iri.begin() + static_cast<long>(colon), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+  });
+}
+
 // The fast path: one statement per line.
 class LineParser {
  public:
@@ -452,16 +463,16 @@ class LineParser {
   // <iri> with nothing that needs unescaping or resolving: the text is already canonical.
   static bool iriref(const char*& p, const char* e, std::string_view& out) {
     const char* q = p + 1;
-    bool colon = false;
     for (; q < e && *q != '>'; ++q) {
       auto c = static_cast<unsigned char>(*q);
       if (c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`' ||
           c == '\\') {
         return false;
       }
-      colon |= c == ':';
     }
-    if (q == e || !colon) return false;  // relative IRIs need raptor's resolution
+    if (q == e || !has_scheme(std::string_view(p + 1, static_cast<std::size_t>(q - p - 1)))) {
+      return false;  // relative IRIs need raptor's resolution
+    }
     out = std::string_view(p, static_cast<std::size_t>(q + 1 - p));
     p = q + 1;
     return true;
