@@ -25,6 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   statement += "\" .\n";
   std::string literal;
   require(provio::fuzz::parse_ntriples(statement, &literal) == 1, "the statement does not parse");
-  if (provio::rdf::valid_utf8(in)) require(literal == in, "the literal does not read back as written");
+  // Raptor (2.0.15) cuts a literal at an escaped U+0000 ("a\u0000b" reads as "a"; rdflib reads
+  // all of it), so text with a NUL is only required to parse.
+  bool raptor_can_tell = in.find('\0') == std::string_view::npos;
+  if (raptor_can_tell && provio::rdf::valid_utf8(in))
+    require(literal == in, "the literal does not read back as written");
   return 0;
 }

@@ -1,6 +1,8 @@
 """Shared helpers of the security and input-robustness tests: scratch directories an unprivileged
 user can reach, running as that user, real provenance from a real program, and the independent
 RDF judges (rdflib and rapper)."""
+import argparse
+import contextlib
 import os
 import shutil
 import subprocess
@@ -21,11 +23,16 @@ def check(cond, msg):
         fail(msg)
 
 
-def scratch(name):
-    """A fresh world-traversable directory (the build tree may be unreachable for nobody)."""
+@contextlib.contextmanager
+def scratch_dir(name):
+    """A fresh world-traversable directory (the build tree may be unreachable for nobody), removed
+    afterwards."""
     d = tempfile.mkdtemp(prefix=f"provio-{name}-")
     os.chmod(d, 0o755)
-    return d
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def shared_dir(parent, name="shared"):
@@ -77,5 +84,15 @@ def rdf_loads(path, fmt):
     check(p.returncode == 0, f"rapper rejects {path}: {p.stderr[:500]}")
 
 
-def remove(d):
-    shutil.rmtree(d, ignore_errors=True)
+def parse_case(namespace, options):
+    """The arguments (CASE, then each of `options` with a value) and the function case_CASE of
+    `namespace` that runs the case."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case")
+    for opt in options:
+        ap.add_argument(opt, required=True)
+    args = ap.parse_args()
+    cases = {name[5:]: fn for name, fn in namespace.items() if name.startswith("case_")}
+    if args.case not in cases:
+        fail(f"unknown case {args.case} (one of {', '.join(sorted(cases))})")
+    return args, cases[args.case]

@@ -15,7 +15,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import check, rdf_loads, record, remove, run, scratch  # noqa: E402
+from common import check, rdf_loads, record, run, scratch_dir  # noqa: E402
 
 NASTY = [b"\0", b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82", b'"', b"\\", b"<",
          b">", b" ", b"\n", b"\r", b".", b";", b",", b"@", b"^^", b"\\u", b"\\U0011FFFF", b"\\uD800", b'"""', b"#",
@@ -57,8 +57,7 @@ def main():
     for ignored in ("--query", "--viz"):
         ap.add_argument(ignored)
     args = ap.parse_args()
-    d = scratch("damaged-corpus")
-    try:
+    with scratch_dir("damaged-corpus") as d:
         [src] = record(args.record, os.path.join(d, "raw"))[:1]
         with open(src, "rb") as f:
             text = f.read()
@@ -75,8 +74,6 @@ def main():
                 rdf_loads(out, fmt)
             exits[p.returncode] += 1
         print(f"damaged_corpus: {args.count} inputs, exit 0: {exits[0]}, exit 2: {exits[2]}; every output loads")
-    finally:
-        remove(d)
 
 
 if __name__ == "__main__":

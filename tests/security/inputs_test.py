@@ -5,7 +5,6 @@ costs only the statements it touches; nothing is dropped in silence; nothing abo
 
   inputs_test.py CASE --merge PROV_MERGE --query PROV_QUERY --viz PROV_VIZ --record RECORD_EVENTS
 """
-import argparse
 import os
 import signal
 import subprocess
@@ -15,7 +14,7 @@ import time
 import rdflib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import as_nobody, check, fail, rdf_loads, record, remove, run, scratch  # noqa: E402
+from common import as_nobody, check, fail, parse_case, rdf_loads, record, run, scratch_dir  # noqa: E402
 
 ARGS = None
 
@@ -54,8 +53,7 @@ def messages(p):
 
 def case_utf8():
     """Defect 4: an IRI that is not UTF-8 is dropped and reported; the output stays valid RDF."""
-    d = scratch("utf8")
-    try:
+    with scratch_dir("utf8") as d:
         src, text = raw_file(d)
         n = text.count(b"\n")
         bad = put(os.path.join(d, "bad.ttl"), text + b'<urn:x:a\xffb> <urn:p> "v" .\n'
@@ -70,14 +68,11 @@ def case_utf8():
         g = triples(os.path.join(d, "m.nt"))
         check((rdflib.URIRef("urn:x:ok"), rdflib.URIRef("urn:p"), rdflib.Literal("café €")) in g,
               "the valid non-ASCII statement after the damage was lost")
-    finally:
-        remove(d)
 
 
 def case_fifo():
     """Defect 5: FIFOs in a directory or given as input never block; --follow stops on signals."""
-    d = scratch("fifo")
-    try:
+    with scratch_dir("fifo") as d:
         src, _ = raw_file(d)
         jobdir = os.path.dirname(src)
         fifo = os.path.join(jobdir, "pipe.ttl")
@@ -105,14 +100,11 @@ def case_fifo():
                 proc.kill()
                 fail(f"prov-merge --follow ignored signal {sig}")
             check(proc.returncode == 2 and want in err, f"--follow after {sig}: exit {proc.returncode}\n{err}")
-    finally:
-        remove(d)
 
 
 def case_nul():
     """Defect 6: NUL bytes cost the lines they are on, not the file; beyond 1 MiB too."""
-    d = scratch("nul")
-    try:
+    with scratch_dir("nul") as d:
         src, text = raw_file(d)
         clean = os.path.join(d, "clean.nt")
         merge(src, "-o", clean, expect=0)
@@ -145,14 +137,11 @@ def case_nul():
         check(not any(s == rdflib.URIRef("urn:x:cut") for s, _, _ in got), "a literal cut at a NUL was kept")
         check(len(got) == 12001, f"{len(got)} statements kept of 12001 whole ones")
         check(any(m.endswith("NUL bytes; line dropped") for m in messages(p)), p.err)
-    finally:
-        remove(d)
 
 
 def case_splice():
     """Defect 7: two damaged lines never make a statement; a statement is kept only if whole."""
-    d = scratch("splice")
-    try:
+    with scratch_dir("splice") as d:
         _, text = raw_file(d)
         h = header_of(text)
         n = h.count(b"\n")
@@ -171,15 +160,12 @@ def case_splice():
         dropped = [m for m in messages(p) if "line dropped" in m or "truncated" in m]
         for line in (n + 1, n + 2, n + 3, n + 6):
             check(any(f"splice.ttl:{line}:" in m for m in dropped), f"line {line} not reported:\n{p.err}")
-    finally:
-        remove(d)
 
 
 def case_listing():
     """Defect 8: every input that could not be read is reported and changes the exit status;
     symlinked job directories are followed once, loops detected."""
-    d = scratch("listing")
-    try:
+    with scratch_dir("listing") as d:
         src, text = raw_file(d)
         tree = os.path.join(d, "tree")
         elsewhere = os.path.join(d, "elsewhere", "job2")
@@ -198,19 +184,13 @@ def case_listing():
         # an unreadable subdirectory, seen by a user who cannot list it
         locked = os.path.join(tree, "locked")
         os.mkdir(locked, 0o000)
-        for root_, dirs, files in os.walk(d):
-            for x in dirs + files:
-                os.chmod(os.path.join(root_, x), 0o755) if os.path.join(root_, x) != locked else None
         p = run(as_nobody([ARGS.merge, tree, "-o", "-"]), expect=2)
         check(f"prov-merge: {locked}: cannot list directory: Permission denied" in p.err.splitlines(), p.err)
-    finally:
-        remove(d)
 
 
 def case_symlink_loop():
     """Defect 9: a self-referential symlink is reported by prov-query and prov-viz, not an abort."""
-    d = scratch("symlink-loop")
-    try:
+    with scratch_dir("symlink-loop") as d:
         src, _ = raw_file(d)
         jobdir = os.path.dirname(src)
         loop = os.path.join(jobdir, "self.ttl")
@@ -221,21 +201,12 @@ def case_symlink_loop():
             check(want in p.err, f"{argv[0]}: {p.err}")
         p = merge(jobdir, "-o", os.path.join(d, "m.ttl"), expect=2)
         check(f"prov-merge: {want}" in p.err.splitlines(), p.err)
-    finally:
-        remove(d)
 
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    for opt in ("--merge", "--query", "--viz", "--record"):
-        ap.add_argument(opt, required=True)
-    ARGS = ap.parse_args()
-    cases = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-    if ARGS.case not in cases:
-        fail(f"unknown case {ARGS.case}")
-    cases[ARGS.case]()
+    ARGS, case = parse_case(globals(), ["--merge", "--query", "--viz", "--record"])
+    case()
     print(f"inputs.{ARGS.case}: ok")
 
 

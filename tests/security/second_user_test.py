@@ -6,7 +6,6 @@ files may be touched, modes are as documented, secrets are redacted.
   second_user_test.py CASE --preload LIBPROVIO_POSIX --merge PROV_MERGE --record RECORD_EVENTS
                       --pythonpath BUILD/python
 """
-import argparse
 import os
 import stat
 import subprocess
@@ -15,8 +14,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (NOBODY, as_nobody, check, fail, nobody_python, record, remove, run,  # noqa: E402
-                    scratch, shared_dir)
+from common import as_nobody, check, nobody_python, parse_case, record, run, scratch_dir, shared_dir  # noqa: E402
 
 ARGS = None
 SECRETS = ["hunter2", "hunter3", "hunter4", "hunter5", "hunter6"]
@@ -57,8 +55,7 @@ def mode(path):
 
 def case_merge_output():
     """Defect 1: prov-merge -o writes through a temporary nobody cannot predict or redirect."""
-    d = scratch("merge-output")
-    try:
+    with scratch_dir("merge-output") as d:
         [raw] = record(ARGS.record, os.path.join(d, "raw"), PROVIO_LEVEL="summary")[:1]
         v = victim(d)
         shared = shared_dir(d)
@@ -76,15 +73,12 @@ def case_merge_output():
         check("@prefix" in open(out).read(), "merged output is not Turtle")
         leftovers = [n for n in os.listdir(shared) if not n.startswith("merged.ttl.tmp-") and n != "merged.ttl"]
         check(not leftovers, f"temporary files left behind: {leftovers}")
-    finally:
-        remove(d)
 
 
 def case_output_dir():
     """Defect 2: another user's directory (or link) on the way is refused, once, recording nothing;
     without a working directory there is no shared fallback; PROVIO_LOG is never followed."""
-    d = scratch("output-dir")
-    try:
+    with scratch_dir("output-dir") as d:
         shared = shared_dir(d)
         # nobody pre-creates the directory root's run would use by default, mode 777
         nobody_python("import os, sys\nos.makedirs(sys.argv[1])\nos.chmod(sys.argv[1], 0o777)\n",
@@ -126,8 +120,6 @@ def case_output_dir():
             if os.path.isdir(fallback) else []
         check(not fresh, f"provenance went to the shared {fallback}: {fresh}")
         check("working directory is unknown" in p.err, f"no warning without a working directory:\n{p.err}")
-    finally:
-        remove(d)
 
 
 PROGRAM_WITH_SECRETS = """
@@ -139,8 +131,7 @@ open('data.txt', 'w').write('x')
 
 def case_secrets():
     """Defect 3: files 0600 in 0700 directories (0640 / 0750 for group sharing), secrets redacted."""
-    d = scratch("secrets")
-    try:
+    with scratch_dir("secrets") as d:
         work = os.path.join(d, "work")
         os.mkdir(work)
         for share, (dmode, fmode) in (("user", (0o700, 0o600)), ("group", (0o750, 0o640))):
@@ -167,25 +158,14 @@ def case_secrets():
         traced_python(WRITE_FILE, work, {"PROVIO_DIR": prov, "PROVIO_REDACT": "session"}, "--session-id=abc123")
         text = "".join(open(os.path.join(prov, n)).read() for n in os.listdir(prov))
         check("--session-id=***" in text and "abc123" not in text, "PROVIO_REDACT words are not redacted")
-    finally:
-        remove(d)
 
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    ap.add_argument("--preload", required=True)
-    ap.add_argument("--merge", required=True)
-    ap.add_argument("--record", required=True)
-    ap.add_argument("--pythonpath", required=True)
-    ARGS = ap.parse_args()
+    ARGS, case = parse_case(globals(), ["--preload", "--merge", "--record", "--pythonpath"])
     check(os.geteuid() == 0, "the second-user tests run as root (they switch to nobody themselves)")
-    cases = {"merge_output": case_merge_output, "output_dir": case_output_dir, "secrets": case_secrets}
-    if ARGS.case not in cases:
-        fail(f"unknown case {ARGS.case}")
-    cases[ARGS.case]()
-    print(f"second_user.{ARGS.case}: ok")
+    case()
+    print(f"security.{ARGS.case}: ok")
 
 
 if __name__ == "__main__":
