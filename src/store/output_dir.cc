@@ -22,15 +22,18 @@ std::string uid_text(uid_t uid) {
   return "uid " + std::to_string(uid);
 }
 
-// Whether one existing component may be passed through; `why` otherwise.
+// Whether one existing component may be passed through; `why` otherwise. The kernel's
+// fs.protected_symlinks rule, which not every machine enables, made stricter: a link of another
+// user (root aside) is followed only from a directory that user owns and others cannot write to,
+// where nobody but its owner could have put it (a project leader's link in their own directory).
 bool component_ok(const std::string& path, const struct stat& st, std::string& why) {
-  // The kernel's fs.protected_symlinks rule, which not every machine enables, for every
-  // component: a link is followed only if its owner is the user or root.
-  if (S_ISLNK(st.st_mode) && st.st_uid != geteuid() && st.st_uid != 0) {
-    why = path + " is a symbolic link owned by " + uid_text(st.st_uid);
-    return false;
-  }
-  return true;
+  if (!S_ISLNK(st.st_mode) || st.st_uid == geteuid() || st.st_uid == 0) return true;
+  std::size_t slash = path.rfind('/');
+  std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct stat dir;
+  if (stat_at(parent, dir, true) && dir.st_uid == st.st_uid && !(dir.st_mode & S_IWOTH)) return true;
+  why = path + " is a symbolic link owned by " + uid_text(st.st_uid) + " in a directory others can write to";
+  return false;
 }
 
 }  // namespace

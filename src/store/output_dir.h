@@ -28,8 +28,9 @@ enum class DirStatus {
 };
 
 // Creates the missing components of `dir` (mode `dir_mode`) and checks the result. Refuses a
-// component that is a symlink owned by another user (other than root), and a final directory owned
-// by another user or writable by all without the sticky bit.
+// component that is a symlink of another user (other than root) unless it lies in a directory of
+// that user's that others cannot write to, and a final directory owned by another user or
+// writable by all without the sticky bit.
 DirStatus prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& why);
 
 }  // namespace provio::store
