@@ -272,7 +272,8 @@ class ChunkReader {
 // (RFC 3987). Anything else is relative, even with a ':' further on ("<;;file:///x>").
 bool has_scheme(std::string_view iri) {
   std::size_t colon = iri.find(':');
-  if (colon == 0 || colon == std::string_view::npos || !std::isalpha(static_cast<unsigned char>(iri[0]))) return false;
+  if (colon == 0 || colon == std::string_view::npos || !std::isalpha(static_cast<unsigned char>(iri[0])))
+    return false;
   return std::all_of(iri.begin() + 1, iri.begin() + static_cast<long>(colon), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
   });
