@@ -3,8 +3,8 @@
 where provio, prov-merge and PROVIO_LOG will write, then run as root; nothing outside provio's own
 files may be touched, modes are as documented, secrets are redacted.
 
-  second_user_test.py CASE --preload LIBPROVIO_POSIX --merge PROV_MERGE --record RECORD_EVENTS
-                      --pythonpath BUILD/python
+  second_user_test.py CASE --preload LIBPROVIO_POSIX --merge PROV_MERGE --query PROV_QUERY --viz PROV_VIZ
+                      --record RECORD_EVENTS --pythonpath BUILD/python
 """
 import os
 import stat
@@ -73,6 +73,24 @@ def case_merge_output():
         check("@prefix" in open(out).read(), "merged output is not Turtle")
         leftovers = [n for n in os.listdir(shared) if not n.startswith("merged.ttl.tmp-") and n != "merged.ttl"]
         check(not leftovers, f"temporary files left behind: {leftovers}")
+
+
+def case_tool_outputs():
+    """Defect 1 in the other tools: prov-query -o, prov-viz report -o and prov-viz lineage -o (which
+    Graphviz used to open by name) replace a planted symlink instead of writing through it."""
+    with scratch_dir("tool-outputs") as d:
+        raw = os.path.dirname(record(ARGS.record, os.path.join(d, "raw"))[0])
+        v = victim(d)
+        shared = shared_dir(d)
+        outs = {name: os.path.join(shared, name) for name in ("stats.csv", "report.html", "lineage.svg")}
+        nobody_python("import os, sys\nfor out in sys.argv[2:]: os.symlink(sys.argv[1], out)\n", v, *outs.values())
+        run([ARGS.query, "stats", "-o", outs["stats.csv"], raw], expect=0)
+        run([ARGS.viz, "report", "-o", outs["report.html"], raw], expect=0)
+        run([ARGS.viz, "lineage", os.path.join(d, "data.h5"), "-o", outs["lineage.svg"], raw], expect=0)
+        assert_untouched(v)
+        for out in outs.values():
+            st = os.lstat(out)
+            check(stat.S_ISREG(st.st_mode) and st.st_uid == 0 and st.st_size > 0, f"{out} is not root's new file")
 
 
 def case_output_dir():
@@ -162,7 +180,7 @@ def case_secrets():
 
 def main():
     global ARGS
-    ARGS, case = parse_case(globals(), ["--preload", "--merge", "--record", "--pythonpath"])
+    ARGS, case = parse_case(globals(), ["--preload", "--merge", "--query", "--viz", "--record", "--pythonpath"])
     check(os.geteuid() == 0, "the second-user tests run as root (they switch to nobody themselves)")
     case()
     print(f"security.{ARGS.case}: ok")
