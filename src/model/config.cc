@@ -70,7 +70,7 @@ std::optional<std::uint64_t> parse_seconds_ns(std::string_view v) {
 
 class Parser {
  public:
-  Parser(Config& c, const ConfigWarn& warn) : c_(c), warn_(warn) {}
+  Parser(Config& c, ConfigWarn warn) : c_(c), warn_(std::move(warn)) {}
 
   // `key` without the PROVIO_ prefix, upper case. Unknown keys are ignored (other tools may
   // share a PROVIO_CONFIG file), but a known key with a bad value is reported.
@@ -178,7 +178,9 @@ class Parser {
   }
 
   Config& c_;
-  const ConfigWarn& warn_;
+  // A copy: callers pass lambdas, which become temporary std::functions (a reference to one
+  // dangled after the constructor; AddressSanitizer, stack-use-after-scope).
+  ConfigWarn warn_;
 };
 
 // Every key the environment may set, without the prefix.
