@@ -17,7 +17,10 @@ asan_skip='^(posix\.|hostile\.|security\.|python\.|api\.python|example\.ml_sweep
 for run in "${runs[@]}"; do
   case "$run" in
     asan)
-      PROVIO_BUILD_DIR=build-asan scripts/build.sh -DPROVIO_SANITIZE=address,undefined
+      # Without -Werror: GCC 12 under -fsanitize=address warns falsely (-Warray-bounds on a loop
+      # over three constants in tools/common/fold.cc, -Wmaybe-uninitialized in libstdc++'s
+      # std::function); the normal build keeps every warning an error.
+      PROVIO_BUILD_DIR=build-asan scripts/build.sh -DPROVIO_SANITIZE=address,undefined -DPROVIO_WERROR=OFF
       # detect_leaks=0: HDF5 and Open MPI keep allocations until exit by design (not ours to fix).
       # scripts/asan.supp: third-party errors, each with its cause.
       ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:suppressions=$PWD/scripts/asan.supp \
