@@ -17,6 +17,8 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_PREFIX_PATH="$hdf5_
   -DPROVIO_SANITIZE=address,undefined -DPROVIO_FUZZ=ON >/dev/null
 cmake --build "$build" --target "${targets[@]/#/fuzz_}"
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# scripts/lsan.supp: third-party leaks, each with its cause.
+export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp
 for t in "${targets[@]}"; do
   work="$build/fuzz-work/$t"
   rm -rf "$work" && mkdir -p "$work/corpus" "$work/findings"
