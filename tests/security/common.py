@@ -47,6 +47,22 @@ def as_nobody(argv):
     return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *argv]
 
 
+def copy_for_nobody(binary, d):
+    """A copy of `binary` and the provio libraries it loads in `d`/bin, which nobody can run (a
+    build tree under /root is unreachable for nobody); returns (path, environment)."""
+    bin_dir = os.path.join(d, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    os.chmod(bin_dir, 0o755)
+    libs = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout.splitlines()
+    for lib in libs:
+        if "libprovio" in lib and "=>" in lib:
+            shutil.copy(lib.split("=>")[1].split()[0], bin_dir)
+    copy = shutil.copy(binary, bin_dir)
+    for f in os.listdir(bin_dir):
+        os.chmod(os.path.join(bin_dir, f), 0o755)
+    return copy, {"LD_LIBRARY_PATH": bin_dir}
+
+
 def nobody_python(code, *args):
     """Runs Python `code` as nobody (the hostile second user)."""
     subprocess.run(as_nobody(["/usr/bin/python3", "-c", code, *map(str, args)]), check=True, env=CLEAN_ENV)

@@ -14,7 +14,8 @@ import time
 import rdflib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import as_nobody, check, fail, parse_case, rdf_loads, record, run, scratch_dir  # noqa: E402
+from common import (as_nobody, check, copy_for_nobody, fail, parse_case, rdf_loads, record, run,  # noqa: E402
+                    scratch_dir)
 
 ARGS = None
 
@@ -184,7 +185,8 @@ def case_listing():
         # an unreadable subdirectory, seen by a user who cannot list it
         locked = os.path.join(tree, "locked")
         os.mkdir(locked, 0o000)
-        p = run(as_nobody([ARGS.merge, tree, "-o", "-"]), expect=2)
+        merge_copy, env = copy_for_nobody(ARGS.merge, d)
+        p = run(as_nobody([merge_copy, tree, "-o", "-"]), env=env, expect=2)
         check(f"prov-merge: {locked}: cannot list directory: Permission denied" in p.err.splitlines(), p.err)
 
 
