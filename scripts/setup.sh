@@ -28,6 +28,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages=(
   build-essential g++ cmake ninja-build pkg-config git dpkg-dev ca-certificates file clang-format
+  clang libclang-rt-14-dev
   openmpi-bin libopenmpi-dev
   librdf0-dev libraptor2-dev librasqal3-dev raptor2-utils rasqal-utils redland-utils
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "model/clock.h"
+#include "model/config.h"
 #include "model/entities.h"
 #include "model/errno_saver.h"
+#include "model/redact.h"
 #include "provio/provio.h"
 #include "store/record_buffer.h"
 #include "store/recorder.h"
@@ -105,7 +107,10 @@ bool take_value(const char* fn, const char* key, const provio_value_t& v, Record
     case PROVIO_VALUE_STRING:
       if (!v.v.s) return fail("%s: value of \"%.64s\" is a null string", fn, key), false;
       r.vtype = ValueType::kString;
-      r.text2 = v.v.s;
+      // A secret is replaced before it is buffered (model/redact.h).
+      r.text2 = provio::model::secret_value(key ? key : "", v.v.s, provio::model::config())
+                    ? provio::model::kRedacted
+                    : std::string_view(v.v.s);
       return true;
     case PROVIO_VALUE_INTEGER: {
       const char* s = v.v.s;

@@ -129,6 +129,14 @@ class Parser {
       c_.workflow.assign(v);
     } else if (key == "CAMPAIGN") {
       c_.campaign.assign(v);
+    } else if (key == "SHARE") {
+      std::string u = upper(v);
+      if (u == "USER" || u == "GROUP")
+        c_.share_group = u == "GROUP";
+      else
+        bad("user or group");
+    } else if (key == "REDACT") {
+      redact_words(v);
     } else if (auto cls = enable_key(key)) {
       auto b = parse_bool(v);
       if (b)
@@ -146,6 +154,20 @@ class Parser {
       out = static_cast<std::size_t>(*n);
     else
       bad(("an integer >= " + std::to_string(min)).c_str());
+  }
+
+  // "off", or more key words (comma-separated) whose values are secrets (model/redact.h).
+  void redact_words(std::string_view v) {
+    if (upper(v) == "OFF") {
+      c_.redact = false;
+      return;
+    }
+    while (!v.empty()) {
+      std::size_t comma = v.find(',');
+      std::string_view word = trim(v.substr(0, comma));
+      if (!word.empty()) c_.redact_words.emplace_back(word);
+      v.remove_prefix(comma == std::string_view::npos ? v.size() : comma + 1);
+    }
   }
 
   static std::optional<EntityClass> enable_key(const std::string& key) {
@@ -174,11 +196,11 @@ class Parser {
 };
 
 // Every key the environment may set, without the prefix.
-constexpr const char* kEnvKeys[] = {"LEVEL",           "DIR",         "TRACE_EVENTS",  "SUMMARY_SLOTS",
-                                    "MAX_ENTITIES",    "MEMORY",      "RESERVE",       "FLUSH_INTERVAL",
-                                    "EXIT_TIMEOUT",    "WORKFLOW",    "CAMPAIGN",      "TRACK_FILE",
-                                    "TRACK_DIRECTORY", "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE",
-                                    "TRACK_DATATYPE",  "TRACK_LINK"};
+constexpr const char* kEnvKeys[] = {
+    "LEVEL",       "DIR",           "TRACE_EVENTS",    "SUMMARY_SLOTS",  "MAX_ENTITIES",
+    "MEMORY",      "RESERVE",       "FLUSH_INTERVAL",  "EXIT_TIMEOUT",   "WORKFLOW",
+    "CAMPAIGN",    "SHARE",         "REDACT",          "TRACK_FILE",     "TRACK_DIRECTORY",
+    "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE", "TRACK_DATATYPE", "TRACK_LINK"};
 
 Snapshot<Config> g_config;
 

@@ -31,6 +31,9 @@ struct Config {
   std::uint64_t exit_timeout_ns = 30'000'000'000;    // final flush at _exit / a signal; 0: none
   std::string workflow;                              // PROVIO_WORKFLOW
   std::string campaign;                              // PROVIO_CAMPAIGN
+  bool share_group = false;                          // PROVIO_SHARE=group: dirs 0750, files 0640
+  bool redact = true;                                // PROVIO_REDACT=off turns redaction off
+  std::vector<std::string> redact_words;             // PROVIO_REDACT: more secret key words
   // Which entity classes are recorded (PROV-IO's ENABLE_* keys); all on by default.
   std::array<bool, static_cast<std::size_t>(EntityClass::kCount_)> track = make_all_tracked();
 

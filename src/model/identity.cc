@@ -7,13 +7,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 #include "model/clock.h"
 #include "model/config.h"
 #include "model/iri.h"
+#include "model/redact.h"
 #include "model/small_file.h"
 #include "model/snapshot.h"
 
@@ -81,10 +85,12 @@ Identity* read_identity() {
   if (n > 0) id->executable.assign(exe, static_cast<std::size_t>(n));
   std::string cmd = read_small_file("/proc/self/cmdline");
   if (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
-  for (char& c : cmd) {
-    if (c == '\0') c = ' ';
+  std::vector<std::string_view> args;
+  for (std::size_t begin = 0, end; begin <= cmd.size(); begin = end + 1) {
+    end = std::min(cmd.find('\0', begin), cmd.size());
+    args.emplace_back(cmd.data() + begin, end - begin);
   }
-  id->command_line = cmd;
+  id->command_line = redact_command_line(args, config());
   id->job_id = job_id_from_env();
   id->rank = rank_from_env();
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS"}) {
@@ -183,7 +189,13 @@ int rank_from_env() {
 std::string default_output_dir() {
   int saved = errno;
   char cwd[PATH_MAX];
-  std::string dir = getcwd(cwd, sizeof cwd) ? cwd : "/tmp";
+  // Without a working directory there is no default: a fixed shared place such as /tmp would let
+  // another user prepare it (docs/security.md).
+  if (!getcwd(cwd, sizeof cwd)) {
+    errno = saved;
+    return "";
+  }
+  std::string dir = cwd;
   std::string job = job_id_from_env();
   for (char& c : job) {
     if (c == '/' || c == '\0') c = '_';

@@ -41,7 +41,8 @@ void set_mpi_rank(int rank, int size);
 std::string job_id_from_env();
 int rank_from_env();
 
-// The default output directory: $PWD/provio/<job> (docs/configuration.md).
+// The default output directory: $PWD/provio/<job> (docs/configuration.md); empty when the
+// working directory is unknown.
 std::string default_output_dir();
 
 }  // namespace provio::model

@@ -3,6 +3,7 @@
 #include "model/log.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -31,13 +32,28 @@ LogState& state() {
   return *s;
 }
 
+// PROVIO_LOG, opened for this message; -1 (stderr then) unless it is a regular file of our own with
+// no other name. O_NOFOLLOW and the checks keep another user's symlink, hard link, FIFO (which
+// would block the application in open) or world-readable file from receiving provio's messages.
+long open_log(const char* path) {
+  long fd = syscall(SYS_openat, AT_FDCWD, path,
+                    O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+  if (fd < 0) return -1;
+  struct stat st;
+  if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+      st.st_nlink != 1) {
+    syscall(SYS_close, fd);
+    return -1;
+  }
+  return fd;
+}
+
 // PROVIO_LOG is opened for each message and closed after it: a descriptor kept open could be
 // closed and its number reused by the application, and the next warning would land in its file.
 void write_line(const char* line, std::size_t n) {
   const char* path = std::getenv("PROVIO_LOG");
   long fd = -1;
-  if (path && *path && std::strcmp(path, "stderr") != 0)
-    fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (path && *path && std::strcmp(path, "stderr") != 0) fd = open_log(path);
   [[maybe_unused]] long ignored = syscall(SYS_write, fd < 0 ? STDERR_FILENO : fd, line, n);
   if (fd >= 0) syscall(SYS_close, fd);
 }

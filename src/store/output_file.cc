@@ -12,42 +12,30 @@
 #include "model/config.h"
 #include "model/log.h"
 #include "store/free_space.h"
+#include "store/output_dir.h"
 
 namespace provio::store {
-namespace {
-
-long sys_mkdir(const char* path) {
-  return syscall(SYS_mkdirat, AT_FDCWD, path, 0755);
-}
-
-}  // namespace
-
-bool make_directories(const std::string& dir) {
-  std::string partial;
-  std::size_t i = 0;
-  while (i <= dir.size()) {
-    std::size_t j = dir.find('/', i);
-    if (j == std::string::npos) j = dir.size();
-    partial = dir.substr(0, j);
-    i = j + 1;
-    if (partial.empty()) continue;
-    if (sys_mkdir(partial.c_str()) != 0 && errno != EEXIST) return false;
-  }
-  struct stat st;
-  return syscall(SYS_newfstatat, AT_FDCWD, dir.c_str(), &st, 0) == 0 && S_ISDIR(st.st_mode);
-}
 
 bool OutputFile::open(const std::string& dir, const std::string& stem) {
   if (created_ || failed_) return is_open();
-  if (!make_directories(dir)) {
-    path_ = dir;
-    fail("cannot create the output directory", errno);
-    return false;
+  const OwnModes modes = own_modes();
+  std::string why;
+  switch (prepare_output_dir(dir, modes.dir, why)) {
+    case DirStatus::kReady: break;
+    case DirStatus::kFailed:
+      path_ = dir;
+      fail("cannot create the output directory", errno);
+      return false;
+    case DirStatus::kRefused:
+      failed_ = true;
+      model::warn_once("output-refused",
+                       "will not write provenance: %s; recording nothing (docs/security.md)", why.c_str());
+      return false;
   }
   for (int attempt = 0; attempt < 100; ++attempt) {
     path_ = dir + "/" + stem + (attempt ? "-" + std::to_string(attempt) : "") + ".ttl";
     long fd = syscall(SYS_openat, AT_FDCWD, path_.c_str(),
-                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0644);
+                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, modes.file);
     if (fd >= 0) {
       struct stat st;
       bool known = syscall(SYS_fstat, fd, &st) == 0;
@@ -66,7 +54,8 @@ bool OutputFile::open(const std::string& dir, const std::string& stem) {
 
 int OutputFile::reopen() {
   if (!is_open()) return -1;
-  long fd = syscall(SYS_openat, AT_FDCWD, path_.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+  long fd =
+      syscall(SYS_openat, AT_FDCWD, path_.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     fail("cannot reopen", errno);
     return -1;

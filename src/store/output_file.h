@@ -27,6 +27,7 @@ class OutputFile {
 
   // Creates `dir` (and parents) and a new file "<stem>.ttl" in it ("<stem>-1.ttl", … if taken)
   // with O_EXCL | O_NOFOLLOW: never follows a planted symlink, never appends to another's file.
+  // A directory another user could tamper with is refused (store/output_dir.h).
   bool open(const std::string& dir, const std::string& stem);
   bool is_open() const { return created_ && !failed_; }
   bool failed() const { return failed_; }
@@ -51,8 +52,5 @@ class OutputFile {
   ino_t ino_ = 0;
   std::string path_;
 };
-
-// mkdir -p through raw syscalls; true if `dir` exists as a directory afterwards.
-bool make_directories(const std::string& dir);
 
 }  // namespace provio::store

@@ -71,24 +71,26 @@ def case_misuse():
             assert p.returncode == 2 and bad in p.stderr, (argv, p)
 
 
-def through_fifo(argv_of, tty, quiet):
-    """Runs argv_of(fifo) with stderr on a pty (tty) or a pipe; feeds the FIFO after 3 s."""
+def through_slow_stdin(argv_of, tty, quiet):
+    """Runs argv_of("-") with stderr on a pty (tty) or a pipe; its input arrives on stdin after 3 s
+    (a pipe: the tools read only regular files and stdin, never a FIFO by name)."""
     with tempfile.TemporaryDirectory() as d:
-        fifo = os.path.join(d, "slow.ttl")
-        os.mkfifo(fifo)
+        rfd, wfd = os.pipe()
 
         def feed():
             time.sleep(3)
-            with open(fifo, "w") as f:
+            with os.fdopen(wfd, "w") as f:
                 f.write(TURTLE)
         threading.Thread(target=feed, daemon=True).start()
-        argv = argv_of(fifo, d) + (["-q"] if quiet else [])
+        argv = argv_of("-", d) + (["-q"] if quiet else [])
         if not tty:
-            p = run(argv)
+            p = subprocess.run(argv, stdin=rfd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=60)
+            os.close(rfd)
             return p.returncode, p.stderr
         master, slave = pty.openpty()
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL)
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, stdin=rfd)
         os.close(slave)
+        os.close(rfd)
         out = b""
         while True:
             r, _, _ = select.select([master], [], [], 30)
@@ -107,14 +109,14 @@ def through_fifo(argv_of, tty, quiet):
 
 def case_progress():
     argv_of = {
-        "prov-merge": lambda fifo, d: [tool("prov-merge"), fifo, "-o", d + "/m.ttl"],
-        "prov-query": lambda fifo, d: [tool("prov-query"), "programs", fifo],
-        "prov-viz": lambda fifo, d: [tool("prov-viz"), "report", "-o", d + "/r.html", fifo],
+        "prov-merge": lambda src, d: [tool("prov-merge"), src, "-o", d + "/m.ttl"],
+        "prov-query": lambda src, d: [tool("prov-query"), "programs", src],
+        "prov-viz": lambda src, d: [tool("prov-viz"), "report", "-o", d + "/r.html", src],
     }
     runs = [(name, tty, quiet) for name in argv_of for tty, quiet in ((True, False), (True, True), (False, False))]
     # All at once: each waits three seconds for its input.
     with concurrent.futures.ThreadPoolExecutor(len(runs)) as pool:
-        results = list(pool.map(lambda r: through_fifo(argv_of[r[0]], tty=r[1], quiet=r[2]), runs))
+        results = list(pool.map(lambda r: through_slow_stdin(argv_of[r[0]], tty=r[1], quiet=r[2]), runs))
     for (name, tty, quiet), (rc, err) in zip(runs, results):
         assert rc == 0, (name, tty, quiet, rc, err)
         if tty and not quiet:

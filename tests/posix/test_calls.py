@@ -44,7 +44,8 @@ def run(binary, name, traced, as_nobody):
     os.chmod(os.path.join(d, "secret"), 0o600)
     prov = os.path.join(root, name + ".prov")
     os.mkdir(prov)
-    os.chmod(prov, 0o777)
+    if as_nobody:  # provio writes only into a directory of the user it runs as (docs/security.md)
+        os.chown(prov, 65534, 65534)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PROVIO_DIR": prov, "LD_LIBRARY_PATH": bin_dir}
     if traced:
         env["LD_PRELOAD"] = preload

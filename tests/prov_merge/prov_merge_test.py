@@ -377,12 +377,12 @@ def case_bad_input():
     msgs = [l for l in p.stderr.splitlines() if "triples/s" not in l]
     want = [
         f"prov-merge: {bad}/notes.txt: skipped: not a .ttl or .nt file",
+        f"prov-merge: {bad}/unreadable.ttl: cannot read: No such file or directory",
         f"prov-merge: {bad}/binary.ttl: skipped: binary data, not RDF",
         f"prov-merge: {bad}/empty.ttl: empty file",
         f"prov-merge: {bad}/readme.ttl:1: syntax error at 'T'; rest of file dropped",
         f"prov-merge: {bad}/tail.ttl:{len(lines) + 1}: syntax error at 'g'; line dropped",
         f"prov-merge: {bad}/truncated.ttl:{kept + 1}: truncated statement dropped (file ends mid-line)",
-        f"prov-merge: {bad}/unreadable.ttl: cannot open: No such file or directory",
     ]
     assert msgs == want, "messages:\n" + "\n".join(msgs) + "\nexpected:\n" + "\n".join(want)
     assert "7 inputs damaged or skipped" in p.stderr, p.stderr

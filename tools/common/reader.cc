@@ -10,10 +10,10 @@
 
 #include <fcntl.h>
 #include <raptor2.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -25,6 +25,7 @@
 #include <string_view>
 #include <thread>
 
+#include "common/input.h"
 #include "common/terms.h"
 #include "model/vocabulary.h"
 
@@ -82,6 +83,8 @@ std::string file_uri(const std::string& path) {
   return "file://" + (ec ? path : abs.string());
 }
 
+using HeldTriple = std::array<std::string, 3>;
+
 // A raptor world for one thread, with a log handler that reports into the current file.
 class Raptor {
  public:
@@ -94,6 +97,10 @@ class Raptor {
   Raptor(const Raptor&) = delete;
   Raptor& operator=(const Raptor&) = delete;
 
+  // While `into` is set, parsed statements are held there instead of going into the graph: the
+  // caller keeps them only if the whole text parsed (a statement is kept only if written whole).
+  void hold_statements(std::vector<HeldTriple>* into) { held_ = into; }
+
   // Parses the chunks `next` yields (false at the end) with raptor parser `syntax`.
   // Returns false if raptor reported an error.
   bool parse(const char* syntax, FileContext& ctx, const std::function<bool(std::string_view&)>& next) {
@@ -104,6 +111,7 @@ class Raptor {
       return false;
     }
     ctx_ = &ctx;
+    parser_ = parser;
     failed_ = false;
     raptor_parser_set_statement_handler(parser, this, &Raptor::statement);
     std::string base = file_uri(*ctx.path);
@@ -120,6 +128,7 @@ class Raptor {
     raptor_free_uri(uri);
     raptor_free_parser(parser);
     ctx_ = nullptr;
+    parser_ = nullptr;
     return !failed_;
   }
 
@@ -185,34 +194,55 @@ class Raptor {
     term_text(ctx, st->predicate, self->p_);
     term_text(ctx, st->object, self->o_);
     if (self->s_.empty() || self->p_.empty() || self->o_.empty()) return;
+    if (!valid_utf8(self->s_) || !valid_utf8(self->p_) || !valid_utf8(self->o_)) {
+      self->invalid_utf8(ctx);
+      return;
+    }
+    if (self->held_) {
+      self->held_->push_back({self->s_, self->p_, self->o_});
+      return;
+    }
     ctx.graph->add(self->s_, self->p_, self->o_);
     ++ctx.report.triples;
   }
 
+  // Raptor passes some bytes that are not UTF-8 through into IRIs; such a statement would make
+  // the output invalid RDF, so it is dropped (and, under capture, fails the parse).
+  void invalid_utf8(FileContext& ctx) {
+    const char* text = "invalid UTF-8 in a term";
+    if (ctx.capture) {
+      if (!failed_) ctx.captured = text, ctx.captured_column = 0;
+      failed_ = true;
+      return;
+    }
+    raptor_locator* where = parser_ ? raptor_parser_get_locator(parser_) : nullptr;
+    std::uint64_t line = ctx.line_override          ? ctx.line_override
+                         : where && where->line > 0 ? static_cast<std::uint64_t>(where->line)
+                                                    : 0;
+    ctx.report.damaged = true;
+    ctx.message(line, 0, std::string(text) + "; statement dropped");
+  }
+
   raptor_world* world_;
+  raptor_parser* parser_ = nullptr;
   FileContext* ctx_ = nullptr;
   bool failed_ = false;
   std::string s_, p_, o_;
+  std::vector<HeldTriple>* held_ = nullptr;
 };
 
 // Reads a file in chunks; remembers errors.
 class ChunkReader {
  public:
-  // "-" is standard input.
-  explicit ChunkReader(const std::string& path) : owned_(path != "-") {
-    fd_ = owned_ ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : 0;
-    errno_ = fd_ < 0 ? errno : 0;
-  }
+  // "-" is standard input; anything but a regular file is refused (common/input.h).
+  explicit ChunkReader(const std::string& path) : owned_(path != "-") { fd_ = open_input(path, open_error_); }
   ~ChunkReader() {
     if (fd_ >= 0 && owned_) ::close(fd_);
   }
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
-  int open_error() const { return fd_ < 0 ? errno_ : 0; }
-  bool is_directory() const {
-    struct stat st;
-    return fd_ >= 0 && fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode);
-  }
+  // Why the file could not be opened, or empty.
+  const std::string& open_error() const { return open_error_; }
   // Appends up to kChunk bytes to `buf`; 0 at the end, -1 on error (errno in error()).
   // (Read into a scratch block and appended: growing `buf` by resize() would zero-fill 1 MiB per
   // call, which costs more than parsing a small file.)
@@ -235,8 +265,20 @@ class ChunkReader {
   bool owned_;
   int fd_ = -1;
   int errno_ = 0;
+  std::string open_error_;
   std::unique_ptr<char[]> scratch_;
 };
+
+// An absolute IRI starts with a scheme: a letter, then letters, digits, '+', '-' or '.', then ':'
+// (RFC 3987). Anything else is relative, even with a ':' further on ("<;;file:///x>").
+bool has_scheme(std::string_view iri) {
+  std::size_t colon = iri.find(':');
+  if (colon == 0 || colon == std::string_view::npos || !std::isalpha(static_cast<unsigned char>(iri[0])))
+    return false;
+  return std::all_of(iri.begin() + 1, iri.begin() + static_cast<long>(colon), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+  });
+}
 
 // The fast path: one subject block (or statement) per line.
 class LineParser {
@@ -281,6 +323,13 @@ class LineParser {
       return;
     }
     report(number, ctx_.captured, ctx_.captured_column);
+  }
+
+  // A line damaged on disk (common/reader.cc, line_damage): it is dropped and reported, and a
+  // statement it interrupted was not written whole, so its earlier lines go too.
+  void drop(std::uint64_t number, const std::string& why, int column) {
+    while (!pending_.empty()) give_up_pending(true);
+    report(number, why, column);
   }
 
   // End of the file: a statement still open never ended.
@@ -329,15 +378,30 @@ class LineParser {
     ctx_.capture = true;
     ctx_.captured.clear();
     bool given = false;
+    held_.clear();
+    raptor_.hold_statements(&held_);
     bool ok = raptor_.parse("turtle", ctx_, [&](std::string_view& chunk) {
       chunk = given ? std::string_view() : std::string_view(doc);
       bool more = !given;
       given = true;
       return more;
     });
+    raptor_.hold_statements(nullptr);
     ctx_.line_override = 0;
     ctx_.capture = false;
+    if (ok) keep_held();
     return ok;
+  }
+
+  // The statements raptor parsed from text that parsed whole: raptor hands each statement over
+  // as soon as it ends, also when the text fails further on (two damaged lines joined by the
+  // multi-line retry can make one whole-looking statement before the error).
+  void keep_held() {
+    for (const HeldTriple& t : held_) {
+      ctx_.graph->add(t[0], t[1], t[2]);
+      ++ctx_.report.triples;
+    }
+    held_.clear();
   }
 
   void retry_pending(bool terminated) {
@@ -421,16 +485,16 @@ class LineParser {
   // <iri> with nothing that needs unescaping or resolving: the text is already canonical.
   static bool iriref(const char*& p, const char* e, std::string_view& out) {
     const char* q = p + 1;
-    bool colon = false;
     for (; q < e && *q != '>'; ++q) {
       auto c = static_cast<unsigned char>(*q);
       if (c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`' ||
           c == '\\') {
         return false;
       }
-      colon |= c == ':';
     }
-    if (q == e || !colon) return false;  // relative IRIs need raptor's resolution
+    if (q == e || !has_scheme(std::string_view(p + 1, static_cast<std::size_t>(q - p - 1)))) {
+      return false;  // relative IRIs need raptor's resolution
+    }
     out = std::string_view(p, static_cast<std::size_t>(q + 1 - p));
     p = q + 1;
     return true;
@@ -673,6 +737,7 @@ class LineParser {
   std::string header_;
   std::string scratch_, dt_, raw_, last_subject_;
   std::vector<Triple> block_;         // the line being parsed, added only when all of it is read
+  std::vector<HeldTriple> held_;      // statements of the text through_raptor is trying
   std::vector<std::string> pending_;  // lines of a statement raptor saw open at their end
   std::uint64_t pending_number_ = 0;
   std::string pending_error_;
@@ -681,6 +746,39 @@ class LineParser {
   std::vector<std::pair<std::string, TermId>> tokens_ =
       std::vector<std::pair<std::string, TermId>>(kTokenCache);
 };
+
+// Where a line was damaged on disk: a NUL byte (a crashed node's file often ends in a NUL-filled
+// block) or bytes that are not UTF-8 (a flipped bit; N-Triples and Turtle are UTF-8, and such a
+// term would make the output invalid). Column 1-based; nullopt if the line is sound.
+struct LineDamage {
+  const char* what;
+  std::size_t column;
+};
+std::optional<LineDamage> line_damage(std::string_view text) {
+  if (const void* nul = std::memchr(text.data(), '\0', text.size()))
+    return LineDamage{"NUL bytes", static_cast<std::size_t>(static_cast<const char*>(nul) - text.data()) + 1};
+  auto high =
+      std::find_if(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  if (high == text.end()) return std::nullopt;
+  std::size_t bad = utf8_error_at(text);
+  if (bad == std::string_view::npos) return std::nullopt;
+  return LineDamage{"invalid UTF-8", bad + 1};
+}
+
+// A NUL byte in the first line: not a damaged RDF file but something else (an executable, an
+// image). A NUL further on is damage, reported where it is.
+bool binary(std::string_view head) {
+  return std::memchr(head.data(), '\0', std::min(head.size(), head.find('\n'))) != nullptr;
+}
+
+// One line of a fast-path file to the parser, unless it was damaged on disk.
+void feed_line(LineParser& lines, std::string_view text, std::uint64_t number, bool terminated) {
+  if (auto damage = line_damage(text)) {
+    lines.drop(number, std::string(damage->what), static_cast<int>(damage->column));
+    return;
+  }
+  lines.line(text, number, terminated);
+}
 
 // Offset just after the last line that ends with '.' (a statement's end), 0 if none.
 std::size_t last_statement_end(std::string_view text) {
@@ -719,15 +817,9 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
   FileContext ctx{&path, &graph, {}, "_:b" + std::to_string(blank_id) + "x"};
   ctx.growing = growing;
   ChunkReader in(path);
-  if (int err = in.open_error()) {
+  if (!in.open_error().empty()) {
     ctx.report.damaged = true;
-    ctx.message(0, 0, std::string("cannot open: ") + std::strerror(err));
-    report = std::move(ctx.report);
-    return;
-  }
-  if (in.is_directory()) {
-    ctx.report.damaged = true;
-    ctx.message(0, 0, "is a directory");
+    ctx.message(0, 0, in.open_error());
     report = std::move(ctx.report);
     return;
   }
@@ -744,9 +836,6 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
       ctx.report.damaged = true;
       ctx.message(0, 0, "empty file");
     }
-  } else if (std::memchr(buf.data(), '\0', buf.size())) {
-    ctx.report.damaged = true;
-    ctx.message(0, 0, "skipped: binary data, not RDF");
   } else if (!force_raptor && parser_for(path, buf) == "fast") {
     LineParser lines(ctx, raptor);
     std::uint64_t number = 0;
@@ -754,7 +843,7 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
     while (true) {
       std::size_t nl;
       while ((nl = buf.find('\n', pos)) != std::string::npos) {
-        lines.line(std::string_view(buf).substr(pos, nl - pos), ++number, true);
+        feed_line(lines, std::string_view(buf).substr(pos, nl - pos), ++number, true);
         pos = nl + 1;
       }
       buf.erase(0, pos);
@@ -766,11 +855,14 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
         break;
       }
       if (n == 0) {
-        if (!buf.empty()) lines.line(buf, ++number, false);
+        if (!buf.empty()) feed_line(lines, buf, ++number, false);
         lines.finish();
         break;
       }
     }
+  } else if (binary(buf)) {
+    ctx.report.damaged = true;
+    ctx.message(0, 0, "skipped: binary data, not RDF");
   } else {
     const std::string syntax = force_raptor ? raptor_syntax_for(path) : parser_for(path, buf);
     ctx.error_suffix = "; rest of file dropped";
@@ -799,6 +891,19 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
         return !done;
       }
       held += buf;
+      if (std::size_t nul = held.find('\0'); nul != std::string::npos) {
+        // Raptor would stop there without a word (or worse, end a literal): keep the whole
+        // statements before the damage, report the rest.
+        std::size_t line_start = held.rfind('\n', nul);
+        line_start = line_start == std::string::npos ? 0 : line_start + 1;
+        std::uint64_t line = lines_fed + 1 +
+                             static_cast<std::uint64_t>(std::count(
+                                 held.begin(), held.begin() + static_cast<long>(line_start), '\n'));
+        ctx.report.damaged = true;
+        ctx.message(line, static_cast<int>(nul - line_start + 1), "NUL bytes; rest of file dropped");
+        held.resize(last_statement_end(std::string_view(held).substr(0, line_start)));
+        done = true;
+      }
       std::size_t cut = done && !ctx.growing ? held.size() : last_statement_end(held);
       if (done && !ctx.growing && !blank_or_comments(held.substr(last_statement_end(held)))) {
         std::size_t end = last_statement_end(held);
@@ -831,42 +936,6 @@ std::string parser_for(const std::string& path, const std::string& first_bytes) 
   std::string_view head(first_bytes);
   if (head.substr(0, model::kTurtlePrefixes.size()) == model::kTurtlePrefixes) return "fast";
   return raptor_syntax_for(path);
-}
-
-std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result) {
-  std::vector<std::string> files;
-  for (const std::string& arg : args) {
-    std::error_code ec;
-    fs::file_status st = fs::status(arg, ec);
-    if (fs::is_directory(st)) {
-      std::vector<std::string> found;
-      fs::recursive_directory_iterator it(arg, fs::directory_options::skip_permission_denied, ec), end;
-      for (; !ec && it != end; it.increment(ec)) {
-        const fs::path& p = it->path();
-        std::string name = p.filename().string();
-        std::error_code ec2;
-        if (it->is_directory(ec2)) continue;
-        if (has_suffix(name, ".ttl") || has_suffix(name, ".nt")) {
-          found.push_back(p.string());
-        } else {
-          result.messages.push_back(p.string() + ": skipped: not a .ttl or .nt file");
-          ++result.damaged;
-        }
-      }
-      if (ec) {
-        result.messages.push_back(arg + ": cannot list directory: " + ec.message());
-        ++result.damaged;
-      }
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(fs::symlink_status(arg, ec)) || arg == "-") {
-      files.push_back(arg);  // files, and dangling links whose open() failure is then reported
-    } else {
-      result.messages.push_back(arg + ": cannot open: No such file or directory");
-      ++result.damaged;
-    }
-  }
-  return files;
 }
 
 void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& graph, ReadResult& result,

@@ -22,9 +22,12 @@ struct ReadResult {
 };
 
 // Expands command-line inputs into files: a directory is searched recursively for *.ttl and *.nt
-// files (in name order); a file is taken as given. Missing inputs and other files found in
-// directories are reported in `result` (and counted as damaged).
-std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result);
+// files (in name order), following symlinked directories once (a loop is reported, not followed);
+// a file is taken as given. Entries that cannot be read, and anything but regular files, are
+// reported in `result` and counted as damaged; so are other files found in directories unless
+// `other_files_are_damage` is false (then they are left out silently). common/input.cc.
+std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result,
+                                     bool other_files_are_damage = true);
 
 // Which parser a file gets: "fast" (provio raw files and N-Triples) or a raptor parser name.
 std::string parser_for(const std::string& path, const std::string& first_bytes);

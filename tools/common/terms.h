@@ -38,8 +38,10 @@ std::optional<std::int64_t> parse_datetime_us(std::string_view text);
 // ns → "s.nnnnnnnnn" (9 decimals).
 std::string format_seconds(std::uint64_t ns);
 
-// Valid UTF-8?
+// Valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF)?
 bool valid_utf8(std::string_view s);
+// Offset of the first byte that does not start a valid UTF-8 sequence, npos if none.
+std::size_t utf8_error_at(std::string_view s);
 // Appends code point `cp` as UTF-8.
 void append_utf8(std::string& out, std::uint32_t cp);
 

@@ -3,13 +3,16 @@
 
 #include <raptor2.h>
 #include <redland.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 
+#include "common/output.h"
 #include "common/terms.h"
 
 namespace provio::rdf {
@@ -351,10 +354,10 @@ bool add_to_model(const Graph& graph, librdf_world* world, librdf_model* model, 
 
 bool save_store(const std::string& dir, const Graph& graph, std::string& error) {
   std::error_code ec;
-  std::string tmp = dir + ".tmp-" + std::to_string(getpid());
-  fs::remove_all(tmp, ec);
-  if (!fs::create_directories(tmp, ec) && ec) {
-    error = tmp + ": " + ec.message();
+  // mkdtemp: a new directory of our own, whatever another user planted beside the store.
+  std::string tmp = dir + ".tmp-XXXXXX";
+  if (!::mkdtemp(tmp.data()) || ::chmod(tmp.c_str(), umasked(0777)) != 0) {
+    error = dir + ": cannot create a temporary directory beside it: " + std::strerror(errno);
     return false;
   }
   {

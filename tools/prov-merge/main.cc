@@ -21,6 +21,7 @@
 #include "common/cli.h"
 #include "common/fold.h"
 #include "common/graph.h"
+#include "common/output.h"
 #include "common/progress.h"
 #include "common/reader.h"
 #include "common/writer.h"
@@ -247,29 +248,14 @@ bool write_output(const Options& o, const Graph& g) {
     if (!ok) std::fprintf(stderr, "%s: standard output: %s\n", kTool, error.c_str());
     return ok;
   }
-  // A regular file is written beside the target and renamed into place: readers (and --follow)
-  // never see half a file. Anything else (a device, a pipe) is written directly.
-  struct stat st;
-  bool direct = ::stat(o.output.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-  std::string tmp = direct ? o.output : o.output + ".tmp-" + std::to_string(getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f) {
-    std::fprintf(stderr, "%s: %s: cannot create: %s\n", kTool, tmp.c_str(), std::strerror(errno));
-    return false;
-  }
-  bool ok = provio::rdf::write_graph(g, o.format, f, error);
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    error = std::string("write error: ") + std::strerror(errno);
-  }
-  if (ok && !direct && std::rename(tmp.c_str(), o.output.c_str()) != 0) {
-    ok = false;
-    error = std::string("cannot rename into place: ") + std::strerror(errno);
-  }
-  if (!ok) {
-    if (!direct) std::remove(tmp.c_str());
-    std::fprintf(stderr, "%s: %s: %s\n", kTool, o.output.c_str(), error.c_str());
-  }
+  // Written beside the target and renamed into place (common/output.h): readers (and --follow)
+  // never see half a file, and a symlink planted at the path is replaced, not followed.
+  provio::rdf::OutputFile out;
+  bool ok = out.open(o.output, error);
+  if (ok && !provio::rdf::write_graph(g, o.format, out.stream(), error))
+    ok = false, error = o.output + ": " + error;
+  ok = ok && out.commit(error);
+  if (!ok) std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
   return ok;
 }
 
@@ -355,11 +341,16 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   return status;
 }
 
-// Merges every `interval` seconds. SIGINT / SIGTERM end the wait early and one last merge runs,
+// Merges every `interval` seconds. SIGINT / SIGTERM / SIGHUP end the wait early and one last merge runs,
 // so the output holds everything flushed before the stop.
 int follow(const Options& o, const Mpi& mpi) {
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  // One-shot handlers: the first signal asks for the last merge, a second one (the merge itself
+  // is taking too long) ends the process the usual way.
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
   int status = kExitOk;
   for (long round = 1;; ++round) {
     int stopping = g_stop;

@@ -3,7 +3,7 @@
 // default memory store is quadratic), `hash-type='bdb'` for a prov-merge store.
 #include "graph.h"
 
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <map>
 
+#include "common/input.h"
 #include "common/merge.h"
+#include "common/reader.h"
 
 namespace provio::query {
 
@@ -122,13 +124,21 @@ Status Graph::open_storage(const std::string& options, const char* name) {
 }
 
 Status Graph::parse_file(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return Status::error(path + ": no such file");
+  // Opened here, not by Redland: a FIFO or device given as input would block its fopen.
+  std::string why;
+  int fd = rdf::open_input(path, why);
+  if (fd < 0) return Status::error(path + ": " + why);
+  std::FILE* in = fd == STDIN_FILENO ? stdin : ::fdopen(fd, "r");
+  if (!in) {
+    ::close(fd);
+    return Status::error(path + ": cannot open");
+  }
   bool nt = path.size() > 3 && path.compare(path.size() - 3, 3, ".nt") == 0;
   librdf_parser* parser = librdf_new_parser(world_, nt ? "ntriples" : "turtle", nullptr, nullptr);
-  if (!parser) return take_error("cannot create parser");
   UriPtr uri(librdf_new_uri_from_filename(world_, path.c_str()));
-  int rc = librdf_parser_parse_into_model(parser, uri.get(), uri.get(), model_);
+  int rc = parser ? librdf_parser_parse_file_handle_into_model(parser, in, 0, uri.get(), model_) : -1;
+  if (in != stdin) std::fclose(in);
+  if (!parser) return take_error("cannot create parser");
   librdf_free_parser(parser);
   if (rc != 0 || !first_error_.empty()) {
     if (first_error_.empty()) return Status::error(path + ": cannot parse");
@@ -143,11 +153,16 @@ Status Graph::parse_file(const std::string& path) {
 }
 
 Status Graph::list_raw_directory(const std::string& dir, std::vector<std::string>& files) {
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".ttl") files.push_back(it->path().string());
+  // prov-merge's listing: symlinked job directories followed once, loops and entries that cannot
+  // be read (a link to itself, a FIFO) reported instead of aborting, hanging or vanishing.
+  rdf::ReadResult listed;
+  files = rdf::list_inputs({dir}, listed, false);
+  if (listed.damaged) {
+    std::string m = listed.messages.front();
+    if (listed.messages.size() > 1)
+      m += " (and " + std::to_string(listed.messages.size() - 1) + " more problems)";
+    return Status::error(m);
   }
-  if (ec) return Status::error(dir + ": " + ec.message());
   if (files.empty()) return Status::error(dir + ": no provenance files (*.ttl) in directory");
   std::sort(files.begin(), files.end());
   return Status::success();

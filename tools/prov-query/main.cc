@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/cli.h"
+#include "common/output.h"
 #include "common/progress.h"
 #include "graph.h"
 #include "lineage.h"
@@ -255,11 +256,11 @@ int emit(const Args& a, const pq::Table& t) {
     if (!pq::write_table(std::cout, t, a.format)) return fail("writing standard output failed");
     return 0;
   }
-  std::ofstream out(a.output, std::ios::binary);
-  if (!out) return fail(a.output + ": cannot open for writing: " + std::strerror(errno));
-  bool ok = pq::write_table(out, t, a.format);
-  out.close();
-  if (!ok || out.fail()) return fail(a.output + ": write failed");
+  // Through a temporary renamed into place: never through a symlink planted at the path.
+  std::ostringstream text;
+  if (!pq::write_table(text, t, a.format)) return fail(a.output + ": write failed");
+  std::string error;
+  if (!provio::rdf::write_output_file(a.output, text.str(), error)) return fail(error);
   return 0;
 }
 

@@ -2,11 +2,15 @@
 #include "mem_graph.h"
 
 #include <raptor2.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
+#include "common/input.h"
 #include "common/terms.h"
 
 namespace provio::query {
@@ -88,9 +92,13 @@ std::uint32_t MemGraph::intern(Cell c, const std::string& blank_scope) {
 }
 
 bool MemGraph::parse(const std::string& path, bool ntriples, std::string& error) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    error = path + ": no such file";
+  // Opened here, not by raptor: a FIFO or device given as input would block raptor's fopen.
+  std::string why;
+  int fd = rdf::open_input(path, why);
+  std::FILE* in = fd < 0 ? nullptr : (fd == STDIN_FILENO ? stdin : ::fdopen(fd, "r"));
+  if (!in) {
+    error = path + ": " + (why.empty() ? std::string("cannot open: ") + std::strerror(errno) : why);
+    if (fd > STDIN_FILENO) ::close(fd);
     return false;
   }
   raptor_world* world = raptor_new_world();
@@ -100,7 +108,8 @@ bool MemGraph::parse(const std::string& path, bool ntriples, std::string& error)
   unsigned char* uri_text = raptor_uri_filename_to_uri_string(path.c_str());
   raptor_uri* uri = raptor_new_uri(world, uri_text);
   raptor_parser_set_statement_handler(parser, &state, on_statement);
-  int rc = raptor_parser_parse_file(parser, uri, uri);
+  int rc = raptor_parser_parse_file_stream(parser, in, path.c_str(), uri);
+  if (in != stdin) std::fclose(in);
   raptor_free_uri(uri);
   raptor_free_memory(uri_text);
   raptor_free_parser(parser);

@@ -14,6 +14,7 @@
 #include <set>
 #include <tuple>
 
+#include "common/output.h"
 #include "model/iri.h"
 #include "model/vocabulary.h"
 
@@ -267,15 +268,10 @@ std::vector<ActivityRecord> View::activities() {
   auto out = compute_activities();
   // Best effort: a read-only store directory just means no cache. Written beside, then renamed,
   // so a concurrent reader never sees half a cache.
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream o(tmp, std::ios::binary);
-    o << kCacheMagic << "\n" << fingerprint << "\n";
-    for (const auto& r : out) o << to_line(r);
-    o.close();
-    if (!o.fail() && store_fingerprint(dir) == fingerprint) std::rename(tmp.c_str(), path.c_str());
-  }
-  std::remove(tmp.c_str());
+  std::string text = std::string(kCacheMagic) + "\n" + fingerprint + "\n";
+  for (const auto& r : out) text += to_line(r);
+  std::string error;
+  if (store_fingerprint(dir) == fingerprint) (void)rdf::write_output_file(path, text, error);
   return out;
 }
 

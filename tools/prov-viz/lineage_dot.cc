@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "common/output.h"
+
 extern char** environ;
 
 namespace provio::viz {
@@ -193,10 +195,22 @@ std::string render(const std::string& dot_text, const std::string& format, const
     ::unlink(tmpl);
     return std::string("cannot write a temporary file: ") + std::strerror(errno);
   }
-  std::string t = "-T" + format, o = "-o" + out_path;
-  char* argv[] = {const_cast<char*>("dot"), t.data(), o.data(), tmpl, nullptr};
+  // dot writes to its standard output, our output file (common/output.h): given -o, it would
+  // open the path itself and follow a symlink planted there.
+  rdf::OutputFile out;
+  std::string error;
+  if (!out.open(out_path, error)) {
+    ::unlink(tmpl);
+    return error;
+  }
+  std::string t = "-T" + format;
+  char* argv[] = {const_cast<char*>("dot"), t.data(), tmpl, nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, ::fileno(out.stream()), STDOUT_FILENO);
   pid_t pid;
-  int rc = posix_spawnp(&pid, "dot", nullptr, nullptr, argv, environ);
+  int rc = posix_spawnp(&pid, "dot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
     ::unlink(tmpl);
     return std::string("cannot run Graphviz 'dot': ") + std::strerror(rc);
@@ -207,7 +221,7 @@ std::string render(const std::string& dot_text, const std::string& format, const
   ::unlink(tmpl);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return "Graphviz 'dot -" + t.substr(1) + "' failed writing " + out_path;
-  return "";
+  return out.commit(error) ? "" : error;
 }
 
 }  // namespace provio::viz

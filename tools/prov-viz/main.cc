@@ -2,15 +2,13 @@
 // `report` writes one self-contained HTML page about a job.
 // main parses options and dispatches to one function per subcommand returning the exit code.
 // Hard rule: messages start with "prov-viz:"; failures exit non-zero naming what and where.
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "common/cli.h"
+#include "common/output.h"
 #include "common/progress.h"
 #include "graph.h"
 #include "lineage_dot.h"
@@ -68,13 +66,10 @@ int load(const Args& a, std::size_t nargs, provio::query::Graph& g) {
   return s.ok ? 0 : fail(s.message);
 }
 
+// Through a temporary renamed into place: never through a symlink planted at the path.
 int write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return fail(path + ": cannot open for writing: " + std::strerror(errno));
-  out << text;
-  out.close();
-  if (out.fail()) return fail(path + ": write failed");
-  return 0;
+  std::string error;
+  return provio::rdf::write_output_file(path, text, error) ? 0 : fail(error);
 }
 
 int cmd_lineage(const Args& a) {

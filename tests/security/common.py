@@ -1,0 +1,114 @@
+"""Shared helpers of the security and input-robustness tests: scratch directories an unprivileged
+user can reach, running as that user, real provenance from a real program, and the independent
+RDF judges (rdflib and rapper)."""
+import argparse
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+import rdflib
+
+NOBODY = 65534
+CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("PROVIO_")}
+
+
+def fail(msg):
+    raise AssertionError(msg)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+@contextlib.contextmanager
+def scratch_dir(name):
+    """A fresh world-traversable directory (the build tree may be unreachable for nobody), removed
+    afterwards."""
+    d = tempfile.mkdtemp(prefix=f"provio-{name}-")
+    os.chmod(d, 0o755)
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def shared_dir(parent, name="shared"):
+    """A directory like /tmp: everyone may write, the sticky bit set."""
+    d = os.path.join(parent, name)
+    os.mkdir(d)
+    os.chmod(d, 0o1777)
+    return d
+
+
+def as_nobody(argv):
+    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *argv]
+
+
+def copy_for_nobody(binary, d):
+    """A copy of `binary` and the provio libraries it loads in `d`/bin, which nobody can run (a
+    build tree under /root is unreachable for nobody); returns (path, environment)."""
+    bin_dir = os.path.join(d, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    os.chmod(bin_dir, 0o755)
+    libs = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout.splitlines()
+    for lib in libs:
+        if "libprovio" in lib and "=>" in lib:
+            shutil.copy(lib.split("=>")[1].split()[0], bin_dir)
+    copy = shutil.copy(binary, bin_dir)
+    for f in os.listdir(bin_dir):
+        os.chmod(os.path.join(bin_dir, f), 0o755)
+    return copy, {"LD_LIBRARY_PATH": bin_dir}
+
+
+def nobody_python(code, *args):
+    """Runs Python `code` as nobody (the hostile second user)."""
+    subprocess.run(as_nobody(["/usr/bin/python3", "-c", code, *map(str, args)]), check=True, env=CLEAN_ENV)
+
+
+def run(argv, env=None, expect=None, timeout=60, **kw):
+    full = dict(CLEAN_ENV)
+    full.update(env or {})
+    p = subprocess.run(list(map(str, argv)), env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout, **kw)
+    p.out = p.stdout.decode(errors="replace")
+    p.err = p.stderr.decode(errors="replace")
+    if expect is not None and p.returncode != expect:
+        fail(f"{argv} exited {p.returncode}, expected {expect}\nstdout:\n{p.out[-2000:]}\nstderr:\n{p.err[-2000:]}")
+    return p
+
+
+def record(record_events, provio_dir, **env):
+    """Real provenance: the prov-merge test program records known events into `provio_dir`."""
+    run([record_events, "--threads", 2, "--events", 3, "--flushes", 2, "--write",
+         os.path.join(os.path.dirname(provio_dir), "data.h5")], env={"PROVIO_DIR": provio_dir, **env}, expect=0)
+    files = sorted(os.path.join(r, n) for r, _, ns in os.walk(provio_dir) for n in ns if n.endswith(".ttl"))
+    check(files, f"no provenance recorded in {provio_dir}")
+    return files
+
+
+def rdf_loads(path, fmt):
+    """Both judges accept the file: rdflib parses it and rapper counts it without an error."""
+    try:
+        rdflib.Graph().parse(path, format=fmt)
+    except Exception as e:  # rdflib raises many kinds
+        fail(f"rdflib rejects {path}: {e}")
+    p = subprocess.run(["rapper", "-q", "-c", "-i", "turtle" if fmt == "turtle" else "ntriples", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+    check(p.returncode == 0, f"rapper rejects {path}: {p.stderr[:500]}")
+
+
+def parse_case(namespace, options):
+    """The arguments (CASE, then each of `options` with a value) and the function case_CASE of
+    `namespace` that runs the case."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case")
+    for opt in options:
+        ap.add_argument(opt, required=True)
+    args = ap.parse_args()
+    cases = {name[5:]: fn for name, fn in namespace.items() if name.startswith("case_")}
+    if args.case not in cases:
+        fail(f"unknown case {args.case} (one of {', '.join(sorted(cases))})")
+    return args, cases[args.case]

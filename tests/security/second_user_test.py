@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+"""The hostile second user (docs/security.md): as nobody, plant symlinks, directories and FIFOs
+where provio, prov-merge and PROVIO_LOG will write, then run as root; nothing outside provio's own
+files may be touched, modes are as documented, secrets are redacted.
+
+  second_user_test.py CASE --preload LIBPROVIO_POSIX --merge PROV_MERGE --query PROV_QUERY --viz PROV_VIZ
+                      --record RECORD_EVENTS --pythonpath BUILD/python
+"""
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import as_nobody, check, nobody_python, parse_case, record, run, scratch_dir, shared_dir  # noqa: E402
+
+ARGS = None
+SECRETS = ["hunter2", "hunter3", "hunter4", "hunter5", "hunter6"]
+
+
+def victim(d):
+    """A 0600 file of root's that nothing may change."""
+    v = os.path.join(d, "victim")
+    with open(v, "w") as f:
+        f.write("precious\n")
+    os.chmod(v, 0o600)
+    return v
+
+
+def assert_untouched(v):
+    with open(v) as f:
+        check(f.read() == "precious\n", f"{v} was written through a planted link")
+
+
+def traced_python(code, cwd, env, *args, timeout=60):
+    """A real program (a Python script, so that its command line is only `args`) under the POSIX
+    preload library, as root."""
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(code)
+    try:
+        e = {"LD_PRELOAD": ARGS.preload, "PYTHONPATH": ARGS.pythonpath, **env}
+        return run(["/usr/bin/python3", f.name, *args], env=e, cwd=cwd, expect=0, timeout=timeout)
+    finally:
+        os.unlink(f.name)
+
+
+WRITE_FILE = "open('data.txt', 'w').write('x')\n"
+
+
+def mode(path):
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def case_merge_output():
+    """Defect 1: prov-merge -o writes through a temporary nobody cannot predict or redirect."""
+    with scratch_dir("merge-output") as d:
+        [raw] = record(ARGS.record, os.path.join(d, "raw"), PROVIO_LEVEL="summary")[:1]
+        v = victim(d)
+        shared = shared_dir(d)
+        out = os.path.join(shared, "merged.ttl")
+        with open("/proc/sys/kernel/ns_last_pid") as f:
+            last = int(f.read())
+        # nobody plants links for the next pids at the old temporary name, and at the output itself
+        nobody_python("import os, sys\nv, out, last = sys.argv[1], sys.argv[2], int(sys.argv[3])\n"
+                      "for pid in range(last, last + 300): os.symlink(v, f'{out}.tmp-{pid}')\n"
+                      "os.symlink(v, out)\n", v, out, last)
+        run([ARGS.merge, raw, "-o", out], expect=0)
+        assert_untouched(v)
+        st = os.lstat(out)
+        check(stat.S_ISREG(st.st_mode) and st.st_uid == 0, f"{out} is not root's regular file: {st}")
+        check("@prefix" in open(out).read(), "merged output is not Turtle")
+        leftovers = [n for n in os.listdir(shared) if not n.startswith("merged.ttl.tmp-") and n != "merged.ttl"]
+        check(not leftovers, f"temporary files left behind: {leftovers}")
+
+
+def case_tool_outputs():
+    """Defect 1 in the other tools: prov-query -o, prov-viz report -o and prov-viz lineage -o (which
+    Graphviz used to open by name) replace a planted symlink instead of writing through it."""
+    with scratch_dir("tool-outputs") as d:
+        raw = os.path.dirname(record(ARGS.record, os.path.join(d, "raw"))[0])
+        v = victim(d)
+        shared = shared_dir(d)
+        outs = {name: os.path.join(shared, name) for name in ("stats.csv", "report.html", "lineage.svg")}
+        nobody_python("import os, sys\nfor out in sys.argv[2:]: os.symlink(sys.argv[1], out)\n", v, *outs.values())
+        run([ARGS.query, "stats", "-o", outs["stats.csv"], raw], expect=0)
+        run([ARGS.viz, "report", "-o", outs["report.html"], raw], expect=0)
+        run([ARGS.viz, "lineage", os.path.join(d, "data.h5"), "-o", outs["lineage.svg"], raw], expect=0)
+        assert_untouched(v)
+        for out in outs.values():
+            st = os.lstat(out)
+            check(stat.S_ISREG(st.st_mode) and st.st_uid == 0 and st.st_size > 0, f"{out} is not root's new file")
+
+
+def case_output_dir():
+    """Defect 2: another user's directory (or link) on the way is refused, once, recording nothing;
+    without a working directory there is no shared fallback; PROVIO_LOG is never followed."""
+    with scratch_dir("output-dir") as d:
+        shared = shared_dir(d)
+        # nobody pre-creates the directory root's run would use by default, mode 777
+        nobody_python("import os, sys\nos.makedirs(sys.argv[1])\nos.chmod(sys.argv[1], 0o777)\n",
+                      os.path.join(shared, "provio", "local"))
+        p = traced_python(WRITE_FILE * 3, shared, {})
+        planted = os.path.join(shared, "provio", "local")
+        check(os.listdir(planted) == [], f"provenance written into nobody's directory: {os.listdir(planted)}")
+        refusals = [l for l in p.err.splitlines() if "will not write provenance" in l]
+        check(len(refusals) == 1 and "owned by uid 65534" in refusals[0], f"expected one refusal:\n{p.err}")
+        # a symlinked PROVIO_DIR of nobody's, to a directory of root's: not followed
+        root_dir = os.path.join(d, "root-only")
+        os.mkdir(root_dir, 0o700)
+        link = os.path.join(shared, "prov")
+        nobody_python("import os, sys\nos.symlink(sys.argv[1], sys.argv[2])\n", root_dir, link)
+        p = traced_python(WRITE_FILE, shared, {"PROVIO_DIR": link})
+        check(os.listdir(root_dir) == [] and "symbolic link owned by uid 65534" in p.err, p.err)
+        # a world-writable directory without the sticky bit, even root's own, is refused
+        open_dir = os.path.join(d, "open")
+        os.mkdir(open_dir)
+        os.chmod(open_dir, 0o777)
+        p = traced_python(WRITE_FILE, shared, {"PROVIO_DIR": open_dir})
+        check(os.listdir(open_dir) == [] and "writable by every user" in p.err, p.err)
+        # PROVIO_LOG: nobody's symlink to a victim, and a FIFO nobody reads (open would block)
+        v = victim(d)
+        log_link, log_fifo = os.path.join(shared, "provio.log"), os.path.join(shared, "fifo.log")
+        nobody_python("import os, sys\nos.symlink(sys.argv[1], sys.argv[2])\nos.mkfifo(sys.argv[3])\n",
+                      v, log_link, log_fifo)
+        for log in (log_link, log_fifo):
+            p = traced_python(WRITE_FILE, shared, {"PROVIO_LOG": log, "PROVIO_LEVEL": "bogus"}, timeout=20)
+            assert_untouched(v)
+            check("PROVIO_LEVEL='bogus'" in p.err, f"the warning must go to stderr instead:\n{p.err}")
+        # no working directory: no default at all (never /tmp/provio/local)
+        start = time.time()
+        gone = os.path.join(d, "gone")
+        os.mkdir(gone)
+        p = traced_python("import os\nos.rmdir(os.getcwd())\nopen('/dev/null', 'w').write('x')\n", gone, {})
+        fallback = "/tmp/provio/local"
+        fresh = [n for n in os.listdir(fallback) if os.lstat(os.path.join(fallback, n)).st_mtime >= start] \
+            if os.path.isdir(fallback) else []
+        check(not fresh, f"provenance went to the shared {fallback}: {fresh}")
+        check("working directory is unknown" in p.err, f"no warning without a working directory:\n{p.err}")
+
+
+PROGRAM_WITH_SECRETS = """
+import sys, provio
+provio.config({"db_password": "hunter5", "source": "https://bob:hunter6@data.example.org/x", "lr": 0.1})
+open('data.txt', 'w').write('x')
+"""
+
+
+def case_secrets():
+    """Defect 3: files 0600 in 0700 directories (0640 / 0750 for group sharing), secrets redacted."""
+    with scratch_dir("secrets") as d:
+        work = os.path.join(d, "work")
+        os.mkdir(work)
+        for share, (dmode, fmode) in (("user", (0o700, 0o600)), ("group", (0o750, 0o640))):
+            prov = os.path.join(d, "prov-" + share, "job")
+            traced_python(PROGRAM_WITH_SECRETS, work, {"PROVIO_DIR": prov, "PROVIO_SHARE": share},
+                          "--password=hunter2", "--token", "hunter3", "https://alice:hunter4@example.org/data")
+            for dirpath in (os.path.dirname(prov), prov):
+                check(mode(dirpath) == dmode, f"{dirpath}: mode {mode(dirpath):o}, expected {dmode:o}")
+            files = [os.path.join(prov, n) for n in os.listdir(prov)]
+            check(files, "nothing recorded")
+            for f in files:
+                check(mode(f) == fmode, f"{f}: mode {mode(f):o}, expected {fmode:o}")
+                text = open(f).read()
+                leaked = [s for s in SECRETS if s in text]
+                check(not leaked, f"{f} holds secrets {leaked}")
+                for redacted in ("--password=***", "--token ***", "https://alice:***@example.org/data"):
+                    check(redacted in text, f"{f}: command line not redacted as '{redacted}'")
+                check('"***"' in text and "https://bob:" not in text, f"{f}: workflow values not redacted")
+                # and the other user cannot read it at all
+                p = subprocess.run(as_nobody(["cat", f]), capture_output=True)
+                check(p.returncode != 0, f"nobody can read {f}")
+        # PROVIO_REDACT adds words; off turns redaction off (documented)
+        prov = os.path.join(d, "prov-extra")
+        traced_python(WRITE_FILE, work, {"PROVIO_DIR": prov, "PROVIO_REDACT": "session"}, "--session-id=abc123")
+        text = "".join(open(os.path.join(prov, n)).read() for n in os.listdir(prov))
+        check("--session-id=***" in text and "abc123" not in text, "PROVIO_REDACT words are not redacted")
+
+
+def main():
+    global ARGS
+    ARGS, case = parse_case(globals(), ["--preload", "--merge", "--query", "--viz", "--record", "--pythonpath"])
+    check(os.geteuid() == 0, "the second-user tests run as root (they switch to nobody themselves)")
+    case()
+    print(f"security.{ARGS.case}: ok")
+
+
+if __name__ == "__main__":
+    main()
