@@ -431,6 +431,7 @@ void ThreadLog::declare_entity(EntityId id) {
     case EntityClass::kDirectory:
       t.name(short_term(model::class_term(e->cls))).pred(":path").str(e->label);
       break;
+    case EntityClass::kVersion: t.name(":Version").pred("prov:specializationOf").name(parent); break;
     case EntityClass::kAttribute:
       t.name(":Attribute").pred(":name").str(e->label);
       if (!parent.empty()) t.pred(":attributeOf").name(parent);
@@ -480,7 +481,9 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
   std::string e = names_.term(entity, out_);
   std::string o = other != model::kNoEntity ? names_.term(other, out_) : std::string();
   model::OpTerms terms = model::terms(op);
-  if (!o.empty() && !e.empty()) {
+  const model::Entity* other_entity = model::entity(other);
+  bool version = other_entity && other_entity->cls == EntityClass::kVersion;
+  if (!o.empty() && !e.empty() && !version) {
     // rename, copy, link: the new name is derived from the old and inherits its history
     Turtle(out_).name(o).name("prov:wasDerivedFrom").name(e).pred("prov:wasGeneratedBy").name(act).end();
   }
@@ -492,6 +495,14 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
   t.pred(":api").str(model::api_name(api));
   t.pred("prov:wasAssociatedWith").name(thread_term_);
   if (!e.empty()) t.pred(terms.generates ? "prov:generated" : "prov:used").name(e);
+  // A version: what a close (or the exit of a writer) left, what an open or first read found.
+  if (version && !o.empty()) {
+    bool generated = model::generates_version(op);
+    if (generated == terms.generates && !e.empty())
+      t.also().name(o);
+    else
+      t.pred(generated ? "prov:generated" : "prov:used").name(o);
+  }
   if (flags & model::kFlagCollective) t.pred(":transfer").str("collective");
   if (flags & model::kFlagIndependent) t.pred(":transfer").str("independent");
   if (flags & model::kFlagNested) t.pred(":nested").name("true");

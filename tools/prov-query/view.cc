@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <tuple>
 
 #include "model/iri.h"
+#include "model/version_key.h"
 #include "model/vocabulary.h"
 
 namespace provio::query {
@@ -54,6 +57,7 @@ const std::string& View::file_of(const std::string& entity) {
   auto it = file_of_.find(entity);
   if (it != file_of_.end()) return it->second;
   std::string f = g_.value(entity, provio("inFile"));
+  if (f.empty()) f = g_.value(entity, prov("specializationOf"));
   if (f.empty()) {
     std::string owner = g_.value(entity, provio("attributeOf"));
     if (!owner.empty() && owner != entity) {
@@ -63,6 +67,10 @@ const std::string& View::file_of(const std::string& entity) {
   }
   if (f.empty()) f = entity;
   return file_of_.emplace(entity, f).first->second;
+}
+
+bool View::is_version(const std::string& entity) {
+  return file_of(entity) != entity && entity.find(model::kVersionSeparator) != std::string::npos;
 }
 
 std::vector<std::string> View::activities_of(const std::string& program) {
@@ -119,6 +127,7 @@ std::string View::program_label(const std::string& iri) {
 std::string View::entity_label(const std::string& iri, bool full) {
   std::string path = g_.value(iri, provio("path"));
   if (!path.empty()) return full ? path : basename_of(path);
+  if (is_version(iri)) return entity_label(file_of(iri), full) + " @" + version_time(iri);
   std::string obj = g_.value(iri, provio("objectPath"));
   std::string file = g_.value(iri, provio("inFile"));
   if (!obj.empty() && !file.empty()) return entity_label(file, full) + ":" + obj;
@@ -132,6 +141,22 @@ std::string View::entity_label(const std::string& iri, bool full) {
     return full ? p : basename_of(p);
   }
   return iri;
+}
+
+// "2026-11-22T16:30:01.123456789Z" from a version IRI's key (model/version_key.h): the
+// modification time that names it.
+std::string version_time(const std::string& version_iri) {
+  std::size_t at = version_iri.rfind(model::kVersionSeparator);
+  if (at == std::string::npos) return {};
+  std::string key = version_iri.substr(at + model::kVersionSeparator.size());
+  std::time_t sec = static_cast<std::time_t>(std::strtoll(key.c_str(), nullptr, 10));
+  std::size_t dot = key.find('.'), dash = key.find('-');
+  std::tm tm{};
+  char buf[40];
+  if (dot == std::string::npos || dash == std::string::npos || !gmtime_r(&sec, &tm) ||
+      !std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm))
+    return key;
+  return std::string(buf) + "." + key.substr(dot + 1, dash - dot - 1) + "Z";
 }
 
 std::vector<std::string> View::programs() {

@@ -47,8 +47,10 @@ class View {
   // The program execution an activity was done for (via its thread agent), "" if unknown.
   const std::string& program_of_activity(const std::string& activity);
   const std::string& program_of_thread(const std::string& thread);
-  // The file an entity belongs to (itself for a file or directory).
+  // The file an entity belongs to (itself for a file or directory, the file for a version).
   const std::string& file_of(const std::string& entity);
+  // A version of a file (provio:Version, prov:specializationOf its file)?
+  bool is_version(const std::string& entity);
   // Activities done on behalf of a program.
   std::vector<std::string> activities_of(const std::string& program);
   const ProgramInfo& program(const std::string& iri);
@@ -75,5 +77,7 @@ class View {
 };
 
 std::string basename_of(const std::string& path);
+// The modification time that names a version ("2026-11-22T16:30:01.123456789Z").
+std::string version_time(const std::string& version_iri);
 
 }  // namespace provio::query

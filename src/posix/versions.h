@@ -1,0 +1,40 @@
+// File versions at the POSIX layer (docs/format.md, "Versions"). A descriptor's write epoch ends
+// at its close, or at the process's exit while still open (a shell's `> out.txt`); the version it
+// leaves is named from a stat then. A reader's version is named from a stat at open, or at the
+// first read of a descriptor it inherited (a shell's `< in.txt`).
+//
+// Hard rule: a stat per open for reading and per close of a written descriptor; no stat and no
+// lock per read or write (one relaxed load of the descriptor's slot).
+#pragma once
+
+#include <sys/types.h>
+
+#include "model/event.h"
+
+namespace provio::posix {
+
+// The version `fd`, just opened for reading and naming `file`, reads now (kNoEntity if not a
+// regular file). Marks the descriptor's version known.
+model::EntityId version_at_open(int fd, model::EntityId file);
+
+// A write or truncation through `fd`: its close will end a write epoch.
+void mark_written(int fd);
+
+// A read through `fd` naming `file`: the version it reads if the descriptor was inherited and
+// this is its first read, else kNoEntity.
+model::EntityId version_at_first_read(int fd, model::EntityId file);
+
+// Before a close: what names the version a written descriptor leaves. Runs outside any recorder
+// (it guards itself and keeps errno).
+struct PendingVersion {
+  model::EntityId file = model::kNoEntity;
+  dev_t dev = 0;
+  ino_t ino = 0;
+};
+PendingVersion before_close(int fd);
+// After a successful close: that version, from a stat of the file's path (stdio writes its last
+// buffer inside fclose, so a stat before the close would be too early); kNoEntity if the path no
+// longer names the same file.
+model::EntityId after_close(const PendingVersion& pending);
+
+}  // namespace provio::posix
