@@ -1,9 +1,9 @@
-// Runtime noise (see noise.h). provio's own libraries (libprovio*.so, the VOL plugin included)
-// fall under the shared-library rule. The patterns are the names the runtimes make: Open MPI 4's session
-// directory /tmp/ompi.<host>.<uid>, Open MPI 5 / PRRTE's prte.<host>.<uid>, PMIx's pmix-<…> and
-// pmix_dstor_<…>; ROMIO's <file>.locktest.<n> (its test for working fcntl locks on NFS);
-// shared libraries (<name>.so, <name>.so.<version>), which the dynamic loader opens without the
-// shim but programs also stat and scan (HDF5's plugin search, Python's import machinery); Open
+// Runtime noise (see noise.h). Besides the names below: "/" and the temporary directory itself. provio's own
+// libraries (libprovio*.so, the VOL plugin included) fall under the shared-library rule. The patterns are the
+// names the runtimes make: Open MPI 4's session directory /tmp/ompi.<host>.<uid>, Open MPI 5 / PRRTE's
+// prte.<host>.<uid>, PMIx's pmix-<…> and pmix_dstor_<…>; ROMIO's <file>.locktest.<n> (its test for working
+// fcntl locks on NFS); shared libraries (<name>.so, <name>.so.<version>), which the dynamic loader opens
+// without the shim but programs also stat and scan (HDF5's plugin search, Python's import machinery); Open
 // MPI's and UCX's shared-memory segments in /dev/shm.
 #include "posix/noise.h"
 
@@ -74,6 +74,10 @@ bool noise_rules_on() {
 }
 
 bool runtime_noise(std::string_view path) {
+  // The root and the temporary directory themselves (not what is in them): hwloc opens "/", MPI
+  // runtimes look into /tmp for their session directories.
+  const char* tmpdir = std::getenv("TMPDIR");
+  if (path == "/" || path == "/tmp" || (tmpdir && *tmpdir && path == tmpdir)) return true;
   std::size_t slash = path.rfind('/');
   std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   if (romio_locktest(base) || shared_library(base)) return true;

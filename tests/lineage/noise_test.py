@@ -8,6 +8,7 @@ PROVIO_POSIX_NOISE=record (so the test can tell the rule, not chance, left it ou
   ROMIO's <file>.locktest.<n>, MPI shared-memory segments in /dev/shm;
 - shared libraries (<name>.so, <name>.so.<n>);
 - /proc, /sys, /dev — while a file a user stages in /dev/shm by name is recorded;
+- the root and temporary directories themselves (hwloc opens /, MPI runtimes scan /tmp);
 - and a real MPI job under mpirun: nothing of its runtime files, its data file recorded.
 
     noise_test.py --preload LIB --plugins DIR --stage H5_STAGE --mpiexec MPIEXEC --mpi-io BIN --work DIR"""
@@ -74,6 +75,7 @@ data = {"data file": os.path.join(work, "data.txt"), "/dev/shm data": shm_data,
 script = "; ".join(f"mkdir -p '{os.path.dirname(p)}'; echo x > '{p}'; cat '{p}' > /dev/null"
                    for p in list(noise.values()) + list(data.values()))
 script += "; cat /proc/self/stat /sys/kernel/osrelease > /dev/null; head -c 4 /dev/urandom > /dev/null"
+script += "; ls / /tmp > /dev/null"  # the root and temporary directories themselves
 try:
     paths = run("files", ["/bin/sh", "-c", script])
     for what, p in noise.items():
@@ -83,10 +85,12 @@ try:
         check(p in paths, f"{what} {p} is recorded: {sorted(paths)}")
     check(not [x for x in paths if x.startswith(("/proc/", "/sys/")) or x in ("/dev/urandom", "/dev/null")],
           f"/proc, /sys, /dev not recorded: {sorted(paths)}")
+    check("/" not in paths and "/tmp" not in paths, f"/ and /tmp themselves not recorded: {sorted(paths)}")
     # The rules, not chance: with PROVIO_POSIX_NOISE=record the same files are recorded.
     paths = run("files-recorded", ["/bin/sh", "-c", script], {"PROVIO_POSIX_NOISE": "record"})
     for what, p in noise.items():
         check(p in paths, f"with PROVIO_POSIX_NOISE=record, {what} {p} is recorded")
+    check("/" in paths and "/tmp" in paths, "with PROVIO_POSIX_NOISE=record, / and /tmp are recorded")
 finally:
     for p in (shm_segment, shm_data):
         if os.path.exists(p):

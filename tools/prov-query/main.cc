@@ -37,7 +37,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  sparql FILE.rq | -e QUERY     run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)\n"
-    "  lineage ENTITY [--up|--down] [--depth N|all]\n"
+    "  lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
     "                                what ENTITY came from (--up, default) or what came from it\n"
     "  stats [--by api|file|object|rank|thread|program] [--top K] [--nested]\n"
     "                                calls, bytes, total and mean elapsed per key\n"
@@ -77,11 +77,13 @@ constexpr Help kHelp[] = {
      "are predeclared. SELECT prints bindings, ASK one boolean, CONSTRUCT subject/predicate/object.\n"
      "Rasqal has no SPARQL 1.1 property paths: use `lineage` for transitive questions.\n"},
     {"lineage",
-     "usage: prov-query lineage ENTITY [--up|--down] [--depth N|all] [-f FORMAT] [INPUT...]\n"
+     "usage: prov-query lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
+     "                          [-f FORMAT] [INPUT...]\n"
      "Backward (--up, default): the programs that generated ENTITY, what they read, and so on.\n"
      "Forward (--down): the programs that read ENTITY, what they wrote, and so on. Across jobs;\n"
-     "cycle-safe. --depth counts program steps (default all). Columns: level kind name relation\n"
-     "via_name iri via.\n"},
+     "cycle-safe; over file versions. --depth counts program steps (default all). The ranks of an\n"
+     "MPI job step are one run (--by-rank: one row per rank). Columns: level kind name ranks job\n"
+     "relation via_name command, and iri via (--iris; always in csv, tsv, json).\n"},
     {"stats",
      "usage: prov-query stats [--by api|file|object|rank|thread|program] [--top K] [--nested] [INPUT...]\n"
      "I/O totals per key (default api): calls, bytes, elapsed seconds, mean seconds per call;\n"
@@ -163,8 +165,8 @@ bool takes_value(const std::string& o) {
 }
 
 bool is_flag(const std::string& o) {
-  static const char* flags[] = {"--up",    "--down", "--max",  "--min", "--nested",
-                                "--final", "-h",     "--help", "-q",    "--quiet"};
+  static const char* flags[] = {"--up",   "--down",    "--max", "--min",  "--nested", "--final",
+                                "--iris", "--by-rank", "-h",    "--help", "-q",       "--quiet"};
   for (const char* f : flags)
     if (o == f) return true;
   return false;
@@ -303,7 +305,11 @@ int cmd_lineage(const Args& a) {
   if (!s.ok) return fail(s.message);
   pq::Lineage l(v);
   auto steps = a.flag("--down") ? l.down(iri, static_cast<int>(depth)) : l.up(iri, static_cast<int>(depth));
-  return emit(a, pq::lineage_table(v, steps));
+  // IRIs: always in machine formats, on request (--iris) in the terminal table.
+  bool iris = a.flag("--iris") || a.format != pq::Format::kTable;
+  if (a.flag("--by-rank")) return emit(a, pq::lineage_table(v, nullptr, steps, iris));
+  pq::Runs runs(v);
+  return emit(a, pq::lineage_table(v, &runs, pq::steps_by_run(runs, l, steps), iris));
 }
 
 // The I/O activities a question counts: without --nested, POSIX calls made inside HDF5 calls are
