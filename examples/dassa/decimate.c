@@ -1,7 +1,7 @@
 /* Step 2 of the DASSA-style example: decimate the strain data in time.
  *   mpirun -np N decimate IN.h5 OUT.h5 [factor] [dataset]
- * Reads /DAS/strain (or `dataset`: decimating a decimated file again) collectively, keeps every factor-th sample (averaging each window), and
- * writes /DAS/decimated to OUT.h5. */
+ * Reads /DAS/strain (or `dataset`: decimating a decimated file again) collectively, keeps every factor-th
+ * sample (averaging each window), and writes /DAS/decimated to OUT.h5. */
 #include "dassa_common.h"
 
 int main(int argc, char** argv) {

@@ -27,8 +27,7 @@ inline constexpr std::uint32_t kUsed = 1u << 30;
 // Set once data was written through the descriptor (or it was opened truncating): its close ends
 // a write epoch and names the version it leaves (posix/versions.h).
 inline constexpr std::uint32_t kWritten = 1u << 29;
-// Set once the version the descriptor reads is recorded (at open, or at the first read of an
-// inherited descriptor).
+// Set once the version the descriptor reads is recorded (at its first read).
 inline constexpr std::uint32_t kVersionKnown = 1u << 28;
 inline constexpr std::uint32_t kSlotFlags = kUsed | kWritten | kVersionKnown;  // entity ids stay below 2^24
 

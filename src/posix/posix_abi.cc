@@ -84,8 +84,8 @@ void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes, std::int64_t
   store::record(model::Event{op, flags, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns});
 }
 
-// A transfer through a descriptor. A write makes its close end a write epoch; the first read of an
-// inherited descriptor also names the version it reads (posix/versions.h). Recorded first, so the
+// A transfer through a descriptor. A write makes its close end a write epoch; the first read
+// through a descriptor names the version it reads (posix/versions.h). Recorded first, so the
 // recorder's exit handler is registered before the one of versions.cc (which must run first).
 void emit_transfer(Op op, model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
                    const Timing& t) {
@@ -141,11 +141,8 @@ auto opened(const Symbol<Fn>& sym, int dirfd, const char* path, int flags) {
   return [&sym, dirfd, path, flags](int fd, const Timing& t) {
     if (fd < 0) return;
     EntityId e = bind_opened(fd, dirfd, path, (flags & O_DIRECTORY) != 0);
-    // Truncating starts a write epoch; otherwise a reader reads the version there now.
-    bool truncates = (flags & O_TRUNC) || creates(flags);
-    EntityId version = !truncates && (flags & O_ACCMODE) != O_WRONLY ? version_at_open(fd, e) : kNoEntity;
-    emit(creates(flags) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t, version);
-    if (truncates) mark_written(fd);
+    emit(creates(flags) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
+    if ((flags & O_TRUNC) || creates(flags)) mark_written(fd);  // truncating starts a write epoch
   };
 }
 
@@ -298,11 +295,8 @@ auto on_stream_open(const Symbol<Fn>& sym, const char* path, const char* mode) {
       fd_table().clear(fd);
       e = fd_entity(fd);
     }
-    bool truncates = mode_creates(mode);
-    bool reads = mode && (strchr(mode, 'r') || strchr(mode, '+'));
-    EntityId version = !truncates && reads ? version_at_open(fd, e) : kNoEntity;
-    emit(truncates ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t, version);
-    if (truncates) mark_written(fd);
+    emit(mode_creates(mode) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
+    if (mode_creates(mode)) mark_written(fd);
   };
 }
 

@@ -21,9 +21,26 @@
 namespace provio::posix {
 namespace {
 
+// The versions this thread named last, by file and stat: a program that opens an unchanged file
+// again and again pays for the stat only, not for formatting the key and interning it.
+struct CachedVersion {
+  model::EntityId file, version;
+  ino_t ino;
+  off_t size;
+  struct timespec mtime;
+};
+constexpr std::size_t kCachedVersions = 64;
+thread_local CachedVersion tls_versions[kCachedVersions];
+
 model::EntityId version_from(model::EntityId file, const struct stat& st) {
   if (file == model::kNoEntity || !S_ISREG(st.st_mode)) return model::kNoEntity;
-  return model::version_entity(file, model::version_key(st));
+  CachedVersion& c = tls_versions[(file * 31u + st.st_ino) % kCachedVersions];
+  if (c.file == file && c.version != model::kNoEntity && c.ino == st.st_ino && c.size == st.st_size &&
+      c.mtime.tv_sec == st.st_mtim.tv_sec && c.mtime.tv_nsec == st.st_mtim.tv_nsec)
+    return c.version;
+  model::EntityId version = model::version_entity(file, model::version_key(st));
+  c = CachedVersion{file, version, st.st_ino, st.st_size, st.st_mtim};
+  return version;
 }
 
 // At exit, descriptors still open after writes (a redirected stdout) end their epoch: the
@@ -57,14 +74,6 @@ void versions_at_exit() {
 
 }  // namespace
 
-model::EntityId version_at_open(int fd, model::EntityId file) {
-  if (file == model::kNoEntity) return model::kNoEntity;
-  struct stat st;
-  if (fstat(fd, &st) != 0) return model::kNoEntity;
-  fd_table().set(fd, fd_table().get(fd) | kVersionKnown);
-  return version_from(file, st);
-}
-
 void mark_written(int fd) {
   std::uint32_t v = fd_table().get(fd);
   if (v == kIgnored || v == kUnknown || (v & kWritten)) return;
@@ -78,8 +87,10 @@ void mark_written(int fd) {
 
 model::EntityId version_at_first_read(int fd, model::EntityId file) {
   std::uint32_t v = fd_table().get(fd);
-  if (v == kIgnored || (v & (kVersionKnown | kWritten))) return model::kNoEntity;
-  return version_at_open(fd, file);
+  if (file == model::kNoEntity || v == kIgnored || (v & (kVersionKnown | kWritten))) return model::kNoEntity;
+  fd_table().set(fd, v | kVersionKnown);
+  struct stat st;
+  return fstat(fd, &st) == 0 ? version_from(file, st) : model::kNoEntity;
 }
 
 PendingVersion before_close(int fd) {

@@ -1,10 +1,11 @@
 // File versions at the POSIX layer (docs/format.md, "Versions"). A descriptor's write epoch ends
 // at its close, or at the process's exit while still open (a shell's `> out.txt`); the version it
-// leaves is named from a stat then. A reader's version is named from a stat at open, or at the
-// first read of a descriptor it inherited (a shell's `< in.txt`).
+// leaves is named from a stat then. A reader's version is named from a stat at the first read
+// through a descriptor (opened here or inherited, like a shell's `< in.txt`): a program that opens
+// a file and never reads it (a lock file, an existence check) pays nothing.
 //
-// Hard rule: a stat per open for reading and per close of a written descriptor; no stat and no
-// lock per read or write (one relaxed load of the descriptor's slot).
+// Hard rule: a stat per descriptor read from and per close of a written descriptor; no stat and
+// no lock per later read or write (one relaxed load of the descriptor's slot).
 #pragma once
 
 #include <sys/types.h>
@@ -13,15 +14,11 @@
 
 namespace provio::posix {
 
-// The version `fd`, just opened for reading and naming `file`, reads now (kNoEntity if not a
-// regular file). Marks the descriptor's version known.
-model::EntityId version_at_open(int fd, model::EntityId file);
-
 // A write or truncation through `fd`: its close will end a write epoch.
 void mark_written(int fd);
 
-// A read through `fd` naming `file`: the version it reads if the descriptor was inherited and
-// this is its first read, else kNoEntity.
+// A read through `fd` naming `file`: the version it reads if this is the descriptor's first read
+// and it has not been written through, else kNoEntity. Marks the descriptor's version known.
 model::EntityId version_at_first_read(int fd, model::EntityId file);
 
 // Before a close: what names the version a written descriptor leaves. Runs outside any recorder
