@@ -375,6 +375,7 @@ void ThreadLog::write_header() {
   Turtle t(out_);
   t.iri(x).name("a").name("provio:Program").pred("prov:actedOnBehalfOf").iri(id.user_iri);
   t.pred("provio:executable").str(id.executable).pred("provio:commandLine").str(id.command_line);
+  if (!id.working_directory.empty()) t.pred("provio:workingDirectory").str(id.working_directory);
   t.pred("provio:pid").u64(static_cast<std::uint64_t>(id.pid)).pred("provio:host").str(id.host);
   t.pred("provio:startTime").time(id.start_ns);
   if (!id.parent_exec_iri.empty()) t.pred("provio:parentRun").iri(id.parent_exec_iri);

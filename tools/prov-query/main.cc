@@ -20,6 +20,7 @@
 #include "lineage.h"
 #include "ml_questions.h"
 #include "questions.h"
+#include "remake.h"
 #include "view.h"
 
 namespace pq = provio::query;
@@ -39,6 +40,7 @@ constexpr const char* kUsage =
     "  sparql FILE.rq | -e QUERY     run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)\n"
     "  lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
     "                                what ENTITY came from (--up, default) or what came from it\n"
+    "  remake FILE                   the commands that made FILE's current version, as a script\n"
     "  stats [--by api|file|object|rank|thread|program] [--top K] [--nested]\n"
     "                                calls, bytes, total and mean elapsed per key\n"
     "  select [--project F,..] [--filter F OP V]... [--agg FN:F,..] [--group-by F,..]\n"
@@ -84,6 +86,12 @@ constexpr Help kHelp[] = {
      "cycle-safe; over file versions. --depth counts program steps (default all). The ranks of an\n"
      "MPI job step are one run (--by-rank: one row per rank). Columns: level kind name ranks job\n"
      "relation via_name command, and iri via (--iris; always in csv, tsv, json).\n"},
+    {"remake",
+     "usage: prov-query remake FILE [-o SCRIPT] [INPUT...]\n"
+     "A shell script of the commands that produced FILE's current version from its inputs, in\n"
+     "dependency order: working directory, command line (MPI steps with their rank count), the\n"
+     "workflow name, and the versions each step read with whether they are unchanged now. Set\n"
+     "REMAKE_DIR to run it in another directory. Runs nothing itself.\n"},
     {"stats",
      "usage: prov-query stats [--by api|file|object|rank|thread|program] [--top K] [--nested] [INPUT...]\n"
      "I/O totals per key (default api): calls, bytes, elapsed seconds, mean seconds per call;\n"
@@ -312,6 +320,26 @@ int cmd_lineage(const Args& a) {
   return emit(a, pq::lineage_table(v, &runs, pq::steps_by_run(runs, l, steps), iris));
 }
 
+int cmd_remake(const Args& a) {
+  if (a.positional.empty()) return usage_error("remake: missing FILE");
+  pq::Graph g;
+  if (int rc = load(a, 1, g)) return rc;
+  pq::View v(g);
+  std::string iri, script;
+  pq::Status s = v.resolve(a.positional[0], iri);
+  if (s.ok) s = pq::remake_script(v, iri, a.positional[0], script);
+  if (!s.ok) return fail(s.message);
+  if (a.output.empty()) {
+    std::cout << script;
+    return std::cout.flush() ? 0 : fail("writing standard output failed");
+  }
+  std::ofstream out(a.output, std::ios::binary);
+  if (!out) return fail(a.output + ": cannot open for writing: " + std::strerror(errno));
+  out << script;
+  out.close();
+  return out.fail() ? fail(a.output + ": write failed") : 0;
+}
+
 // The I/O activities a question counts: without --nested, POSIX calls made inside HDF5 calls are
 // left out, since the HDF5 activity around them already counts their bytes and time.
 std::vector<pq::ActivityRecord> io_activities(const Args& a, pq::View& v) {
@@ -436,6 +464,7 @@ int main(int argc, char** argv) {
   if (int rc = parse(argc, argv, a); rc >= 0) return rc;
   if (a.command == "sparql") return cmd_sparql(a);
   if (a.command == "lineage") return cmd_lineage(a);
+  if (a.command == "remake") return cmd_remake(a);
   if (a.command == "stats") return cmd_stats(a);
   if (a.command == "select") return cmd_select(a);
   if (a.command == "best" || a.command == "metrics" || a.command == "checkpoints") return cmd_runs(a);

@@ -90,6 +90,7 @@ const ProgramInfo& View::program(const std::string& iri) {
   p.iri = iri;
   p.executable = g_.value(iri, provio("executable"));
   p.command_line = g_.value(iri, provio("commandLine"));
+  p.working_directory = g_.value(iri, provio("workingDirectory"));
   p.host = g_.value(iri, provio("host"));
   p.pid = g_.value(iri, provio("pid"));
   // provio:rank is the Rank agent (docs/format.md); older graphs may carry the number itself.

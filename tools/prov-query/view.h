@@ -35,7 +35,8 @@ struct ActivityRecord {
 };
 
 struct ProgramInfo {
-  std::string iri, executable, command_line, host, pid, rank, job, workflow, start, end, user;
+  std::string iri, executable, command_line, working_directory, host, pid, rank, job, workflow, start, end,
+      user;
   std::string name;  // basename of the executable
 };
 
