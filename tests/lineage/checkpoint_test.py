@@ -6,11 +6,12 @@ epoch 2 left, train 2, the version epoch 1 left, train 1 — never epoch 3 nor a
 Checked against an independent rdflib query."""
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "prov_query"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lineage_env  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
 
@@ -19,11 +20,8 @@ for name in ("prov-query", "preload", "plugins", "ckpt", "work"):
     ap.add_argument("--" + name, required=True)
 args = ap.parse_args()
 
-work = os.path.realpath(args.work)
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-prov = os.path.join(work, "prov")
-env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVIO_", "HDF5_"))}
+work, prov = lineage_env.fresh_work(args.work)
+env = lineage_env.clean_env()
 env.update(LD_PRELOAD=args.preload, PROVIO_DIR=prov, HDF5_VOL_CONNECTOR="provio", HDF5_PLUGIN_PATH=args.plugins)
 for epoch in (1, 2, 3):
     for argv in ([args.ckpt, "train", "ckpt.h5", str(epoch)], [args.ckpt, "eval", "ckpt.h5", f"eval_{epoch}.txt"]):

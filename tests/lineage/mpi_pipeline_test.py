@@ -9,11 +9,12 @@ library file; --by-rank shows the 192 program executions; the lineage graph and 
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "prov_query"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lineage_env  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
 
@@ -24,14 +25,9 @@ ap.add_argument("--ranks", type=int, default=64)
 args = ap.parse_args()
 n = args.ranks
 
-work = os.path.realpath(args.work)
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-prov = os.path.join(work, "prov")
-env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVIO_", "HDF5_"))}
-env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-traced = ["-x", "LD_PRELOAD=" + args.preload, "-x", "PROVIO_DIR=" + prov, "-x", "HDF5_VOL_CONNECTOR=provio",
-          "-x", "HDF5_PLUGIN_PATH=" + args.plugins]
+work, prov = lineage_env.fresh_work(args.work)
+env = lineage_env.clean_env(mpi=True)
+traced = lineage_env.traced_ranks(args.preload, prov, args.plugins)
 for step in ([args.acquire, "W.h5", "64", "64"], [args.decimate, "W.h5", "D.h5", "2"],
              [args.decimate, "D.h5", "D2.h5", "2", "/DAS/decimated"]):
     subprocess.run([args.mpiexec, "-np", str(n), *traced, *step], cwd=work, env=env, check=True, timeout=300,

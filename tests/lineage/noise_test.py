@@ -14,12 +14,13 @@ PROVIO_POSIX_NOISE=record (so the test can tell the rule, not chance, left it ou
     noise_test.py --preload LIB --plugins DIR --stage H5_STAGE --mpiexec MPIEXEC --mpi-io BIN --work DIR"""
 import argparse
 import os
-import shutil
 import socket
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "posix"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lineage_env  # noqa: E402
 import provlib  # noqa: E402
 from provlib import check  # noqa: E402
 
@@ -28,10 +29,8 @@ for name in ("preload", "plugins", "stage", "mpiexec", "mpi-io", "work"):
     ap.add_argument("--" + name, required=True)
 args = ap.parse_args()
 
-work = os.path.realpath(args.work)
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-base_env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVIO_", "HDF5_"))}
+work, _ = lineage_env.fresh_work(args.work)
+base_env = lineage_env.clean_env()
 
 
 def recorded(prov):
@@ -97,8 +96,7 @@ finally:
             os.remove(p)
 
 # A real MPI job: none of its runtime files, its data recorded.
-env = dict(base_env, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1")
+env = lineage_env.clean_env(mpi=True)
 prov = os.path.join(work, "prov-mpi")
 os.makedirs(os.path.join(work, "mpidata"))
 subprocess.run([args.mpiexec, "-np", "2", "-x", "LD_PRELOAD=" + args.preload, "-x", "PROVIO_DIR=" + prov,

@@ -5,11 +5,12 @@ may be an ancestor of c.txt; and b.txt's later version must not have c.txt as a 
 prov-query's answer is checked against an independent rdflib query over versions."""
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "prov_query"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lineage_env  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
 
@@ -19,11 +20,8 @@ ap.add_argument("--preload", required=True)
 ap.add_argument("--work", required=True)
 args = ap.parse_args()
 
-work = os.path.realpath(args.work)
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-prov = os.path.join(work, "prov")
-env = {k: v for k, v in os.environ.items() if not k.startswith("PROVIO_")}
+work, prov = lineage_env.fresh_work(args.work)
+env = lineage_env.clean_env()
 env.update(LD_PRELOAD=args.preload, PROVIO_DIR=prov)
 with open(os.path.join(work, "a.txt"), "w") as f:
     f.write("first content\n")

@@ -8,11 +8,12 @@ the steps in dependency order with their rank counts, and says when the file cha
                    --decimate D --h5diff H --h5dump H --work DIR"""
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "prov_query"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lineage_env  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
 
@@ -21,15 +22,11 @@ for name in ("prov-query", "preload", "plugins", "mpiexec", "acquire", "decimate
     ap.add_argument("--" + name, required=True)
 args = ap.parse_args()
 
-work = os.path.realpath(args.work)
-shutil.rmtree(work, ignore_errors=True)
+work, prov = lineage_env.fresh_work(args.work)
 run_dir = os.path.join(work, "run")
 os.makedirs(run_dir)
-prov = os.path.join(work, "prov")
-env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVIO_", "HDF5_"))}
-env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-traced = ["-x", "LD_PRELOAD=" + args.preload, "-x", "PROVIO_DIR=" + prov, "-x", "HDF5_VOL_CONNECTOR=provio",
-          "-x", "HDF5_PLUGIN_PATH=" + args.plugins]
+env = lineage_env.clean_env(mpi=True)
+traced = lineage_env.traced_ranks(args.preload, prov, args.plugins)
 subprocess.run([args.mpiexec, "-np", "2", *traced, args.acquire, "W.h5", "16", "64"], cwd=run_dir, env=env,
                check=True, capture_output=True, timeout=120)
 subprocess.run([args.mpiexec, "-np", "2", *traced, args.decimate, "W.h5", "D.h5", "4"], cwd=run_dir, env=env,

@@ -111,11 +111,25 @@ std::vector<std::string> Lineage::generators(const std::string& e) {
     const auto& gen = generated(p);
     if (std::binary_search(gen.begin(), gen.end(), e)) out.push_back(std::move(p));
   }
-  if (out.empty() && v_.is_version(e)) {
-    const std::string& file = v_.file_of(e);
+  if (!v_.is_version(e)) return out;
+  const std::string file = v_.file_of(e);
+  if (out.empty()) {
     for (auto& p : generators(file))
       if (!left_version_of(p, file)) out.push_back(std::move(p));
+    return out;
   }
+  // The ranks of one MPI job step writing one shared file make one version, though each names
+  // the content its own close saw (and ranks that wrote only through HDF5's collective
+  // aggregators name none): every rank of a writer's run (same job, executable and command
+  // line, as runs.h groups them) that wrote the file.
+  auto key = [&](const std::string& p) { return run_key(v_.program(p)); };
+  std::set<std::string> writer_runs;
+  for (const auto& p : out)
+    if (!key(p).empty()) writer_runs.insert(key(p));
+  if (writer_runs.empty()) return out;
+  for (auto& p : generators(file))
+    if (writer_runs.count(key(p))) out.push_back(std::move(p));
+  sort_unique(out);
   return out;
 }
 

@@ -11,9 +11,12 @@
 //               the entities P used plus their files, minus G(P) and minus the objects inside
 //               files in G(P) (P's own outputs)
 //   outputs(P)= G(P), with a file and its objects replaced by the versions P left of it
-//   up(E)     = inputs(P) for each P with E in G(P), plus E prov:wasDerivedFrom X; for a version
-//               no program generated (its writer was not traced with versions), the programs
-//               that wrote its file without leaving any version of it
+//   up(E)     = inputs(P) for each P with E in G(P), plus E prov:wasDerivedFrom X; for a version,
+//               also every rank of such a P's run (runs.h: same job, executable and command line)
+//               that wrote the same file (the ranks of a job step writing one shared file make
+//               one version); for a version no
+//               program generated (its writer was not traced with versions), the programs that
+//               wrote its file without leaving any version of it
 //   down(E)   = outputs(P) for each P with E (or, for a file or object, a version of its file)
 //               in inputs(P), plus X prov:wasDerivedFrom E
 // Versions (docs/format.md) are what keeps a rewritten path from joining the lineage of what

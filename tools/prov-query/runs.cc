@@ -11,13 +11,13 @@ namespace provio::query {
 Runs::Runs(View& v) : v_(v) {
   std::unordered_map<std::string, std::vector<std::string>> by_key;
   for (const auto& p : v.programs()) {
-    const ProgramInfo& info = v.program(p);
-    if (info.rank.empty() || info.job.empty()) {
+    std::string key = run_key(v.program(p));
+    if (key.empty()) {
       run_of_[p] = p;
       ranks_[p] = {p};
       continue;
     }
-    by_key[info.job + '\n' + info.executable + '\n' + info.command_line].push_back(p);
+    by_key[key].push_back(p);
   }
   for (auto& [key, programs] : by_key) {
     std::sort(programs.begin(), programs.end(), [&](const std::string& a, const std::string& b) {

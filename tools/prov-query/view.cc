@@ -69,6 +69,11 @@ const std::string& View::file_of(const std::string& entity) {
   return file_of_.emplace(entity, f).first->second;
 }
 
+std::string run_key(const ProgramInfo& p) {
+  return p.job.empty() || p.rank.empty() ? std::string()
+                                         : p.job + '\n' + p.executable + '\n' + p.command_line;
+}
+
 bool View::is_version(const std::string& entity) {
   return file_of(entity) != entity && entity.find(model::kVersionSeparator) != std::string::npos;
 }

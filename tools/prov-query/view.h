@@ -40,6 +40,11 @@ struct ProgramInfo {
   std::string name;  // basename of the executable
 };
 
+// What the ranks of one MPI job step share (job, executable, command line): runs.h groups program
+// executions by it, lineage.h treats their versions of one shared file as one. "" for a program
+// without a rank or job, which is a run of its own.
+std::string run_key(const ProgramInfo& p);
+
 class View {
  public:
   explicit View(const Graph& g) : g_(g) {}
