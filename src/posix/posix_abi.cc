@@ -84,13 +84,13 @@ void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes, std::int64_t
   store::record(model::Event{op, flags, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns});
 }
 
-// A transfer through a descriptor. A write makes its close end a write epoch; the first read
-// through a descriptor names the version it reads (posix/versions.h). Recorded first, so the
+// A transfer through a descriptor. A write makes its close end a write epoch; a read carries the
+// version it reads (posix/versions.h). Recorded first, so the
 // recorder's exit handler is registered before the one of versions.cc (which must run first).
 void emit_transfer(Op op, model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
                    const Timing& t) {
   EntityId e = fd_entity(fd);
-  EntityId version = op == Op::kRead ? version_at_first_read(fd, e) : kNoEntity;
+  EntityId version = op == Op::kRead ? version_read(fd, e) : kNoEntity;
   emit(op, api, e, bytes, offset, t, version);
   if (op == Op::kWrite) mark_written(fd);
 }

@@ -1,11 +1,12 @@
 // File versions at the POSIX layer (docs/format.md, "Versions"). A descriptor's write epoch ends
 // at its close, or at the process's exit while still open (a shell's `> out.txt`); the version it
 // leaves is named from a stat then. A reader's version is named from a stat at the first read
-// through a descriptor (opened here or inherited, like a shell's `< in.txt`): a program that opens
-// a file and never reads it (a lock file, an existence check) pays nothing.
+// through a descriptor (opened here or inherited, like a shell's `< in.txt`) and carried by all
+// its reads: a program that opens a file and never reads it (a lock file, an existence check)
+// pays nothing.
 //
 // Hard rule: a stat per descriptor read from and per close of a written descriptor; no stat and
-// no lock per later read or write (one relaxed load of the descriptor's slot).
+// no lock per later read or write (relaxed loads of the descriptor's slot and version).
 #pragma once
 
 #include <sys/types.h>
@@ -17,9 +18,10 @@ namespace provio::posix {
 // A write or truncation through `fd`: its close will end a write epoch.
 void mark_written(int fd);
 
-// A read through `fd` naming `file`: the version it reads if this is the descriptor's first read
-// and it has not been written through, else kNoEntity. Marks the descriptor's version known.
-model::EntityId version_at_first_read(int fd, model::EntityId file);
+// A read through `fd` naming `file`: the version it reads, named from a stat at the descriptor's
+// first read and remembered for the later ones (descriptors below FdTable::kDirect; above, the
+// first read only); kNoEntity once the descriptor was written through.
+model::EntityId version_read(int fd, model::EntityId file);
 
 // Before a close: what names the version a written descriptor leaves. Runs outside any recorder
 // (it guards itself and keeps errno).
