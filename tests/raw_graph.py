@@ -20,7 +20,7 @@ PIO = Namespace("http://www.w3.org/ns/provio#")
 RELATION = {"Create": "wasCreatedBy", "Open": "wasOpenedBy", "Read": "wasReadBy", "Write": "wasWrittenBy",
             "Flush": "wasFlushedBy", "Close": "wasClosedBy", "Rename": "wasRenamedBy", "Delete": "wasDeletedBy",
             "Modify": "wasModifiedBy", "Copy": "wasCopiedBy", "Access": "wasAccessedBy"}
-ENTITIES = ("File", "Directory", "Group", "Dataset", "Attribute", "Datatype", "Link", "Object")
+ENTITIES = ("File", "Directory", "Group", "Dataset", "Attribute", "Datatype", "Link", "Object", "Version")
 AGENTS = ("User", "Program", "Rank", "Thread")
 RANGES = {"count": (XSD.integer, XSD.unsignedLong), "bytes": (XSD.integer, XSD.unsignedLong),
           "offset": (XSD.integer, XSD.long), "elapsed": (XSD.decimal, XSD.double)}
@@ -53,13 +53,17 @@ def complete(g):
         thread = g.value(a, PROV.wasAssociatedWith)
         return g.value(thread, PROV.actedOnBehalfOf) if thread is not None else None
 
+    # A version takes prov:used / prov:wasGeneratedBy only, no provio:wasXxxBy.
+    versions = set(g.subjects(RDF.type, PIO.Version))
     for a, rel in activities.items():
         for e in list(g.objects(a, PROV.used)):
-            g.add((e, rel, a))
+            if e not in versions:
+                g.add((e, rel, a))
         for e in list(g.objects(a, PROV.generated)):
             g.remove((a, PROV.generated, e))
             g.add((e, PROV.wasGeneratedBy, a))
-            g.add((e, rel, a))
+            if e not in versions:
+                g.add((e, rel, a))
             if program(a) is not None:
                 g.add((e, PROV.wasAttributedTo, program(a)))
     for name, (bare, typed) in RANGES.items():

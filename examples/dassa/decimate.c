@@ -1,7 +1,7 @@
 /* Step 2 of the DASSA-style example: decimate the strain data in time.
- *   mpirun -np N decimate IN.h5 OUT.h5 [factor]
- * Reads /DAS/strain collectively, keeps every factor-th sample (averaging each window), and
- * writes /DAS/decimated to OUT.h5. */
+ *   mpirun -np N decimate IN.h5 OUT.h5 [factor] [dataset]
+ * Reads /DAS/strain (or `dataset`: decimating a decimated file again) collectively, keeps every factor-th
+ * sample (averaging each window), and writes /DAS/decimated to OUT.h5. */
 #include "dassa_common.h"
 
 int main(int argc, char** argv) {
@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   if (argc < 3) {
-    if (rank == 0) fprintf(stderr, "usage: decimate IN.h5 OUT.h5 [factor]\n");
+    if (rank == 0) fprintf(stderr, "usage: decimate IN.h5 OUT.h5 [factor] [dataset]\n");
     MPI_Finalize();
     return 1;
   }
@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   hid_t fapl = dassa_fapl();
   hid_t in = H5Fopen(argv[1], H5F_ACC_RDONLY, fapl);
   DASSA_CHECK(in);
-  hid_t src = H5Dopen2(in, "/DAS/strain", H5P_DEFAULT);
+  hid_t src = H5Dopen2(in, argc > 4 ? argv[4] : "/DAS/strain", H5P_DEFAULT);
   DASSA_CHECK(src);
   hid_t src_space = H5Dget_space(src);
   hsize_t dims[2];

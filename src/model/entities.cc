@@ -13,6 +13,7 @@
 #include "model/config.h"
 #include "model/iri.h"
 #include "model/log.h"
+#include "model/version_key.h"
 #include "store/incomplete.h"
 
 namespace provio::model {
@@ -124,6 +125,15 @@ EntityId attribute_entity(EntityId owner, std::string_view name) {
   if (!o) return kNoEntity;
   return registry().intern_child(EntityClass::kAttribute, owner, '@', name,
                                  [&] { return attribute_iri(o->iri, name); });
+}
+
+EntityId version_entity(EntityId file, std::string_view key) {
+  const Entity* f = entity(file);
+  if (!f) return kNoEntity;
+  EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key, [&] {
+    return f->iri + std::string(kVersionSeparator) + std::string(key);
+  });
+  return id == file ? kNoEntity : id;  // past the entity limit interning falls back to the file
 }
 
 EntityId record_entity(std::string_view iri, std::string_view label, std::string_view type) {

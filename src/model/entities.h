@@ -35,6 +35,11 @@ EntityId attribute_entity(EntityId owner, std::string_view name);
 // rdf:type term written beside prov:Entity.
 EntityId record_entity(std::string_view iri, std::string_view label, std::string_view type);
 
+// A version of `file`: its content as a stat at a writer's close or a reader's first read saw it. Made
+// from that stat alone (model/version_key.h), so every process names the same content alike with
+// no coordination. kNoEntity when `file` is unknown or the entity limit is reached.
+EntityId version_entity(EntityId file, std::string_view key);
+
 // Entry for an id returned above; nullptr for kNoEntity or an unknown id.
 const Entity* entity(EntityId id);
 // The file an entity lives in (itself for files), kNoEntity when it has none.

@@ -91,6 +91,8 @@ Identity* read_identity() {
     args.emplace_back(cmd.data() + begin, end - begin);
   }
   id->command_line = redact_command_line(args, config());
+  char cwd[PATH_MAX];
+  if (getcwd(cwd, sizeof cwd)) id->working_directory = cwd;
   id->job_id = job_id_from_env();
   id->rank = rank_from_env();
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS"}) {

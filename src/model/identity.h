@@ -15,11 +15,12 @@ struct Identity {
   uid_t uid = 0;
   std::string host;  // short host name
   pid_t pid = 0;
-  std::string executable;    // /proc/self/exe
-  std::string command_line;  // argv joined by spaces, as the program was started
-  std::string job_id;        // SLURM/PBS/LSF/Flux job, or the MPI launcher's job; empty if none
-  int rank = -1;             // MPI rank from the launcher environment, -1 when not an MPI job
-  int ranks = 0;             // job size when known
+  std::string executable;         // /proc/self/exe
+  std::string command_line;       // argv joined by spaces, as the program was started
+  std::string working_directory;  // at start: where the command line's relative paths point
+  std::string job_id;             // SLURM/PBS/LSF/Flux job, or the MPI launcher's job; empty if none
+  int rank = -1;                  // MPI rank from the launcher environment, -1 when not an MPI job
+  int ranks = 0;                  // job size when known
   std::uint64_t start_ns = 0;
   std::string workflow, campaign;
   // IRIs (see docs/format.md)

@@ -49,8 +49,9 @@ enum class EntityClass : std::uint8_t {
   kAttribute,
   kDatatype,
   kLink,
-  kObject,  // an HDF5 object whose kind the caller does not know
-  kRecord,  // a workflow-level record (configuration, metric, model, …): class given by its IRI
+  kObject,   // an HDF5 object whose kind the caller does not know
+  kRecord,   // a workflow-level record (configuration, metric, model, …): class given by its IRI
+  kVersion,  // one version of a file (prov:specializationOf the file): docs/format.md, "Versions"
   kCount_
 };
 
@@ -100,10 +101,17 @@ constexpr std::string_view class_term(EntityClass c) {
     case EntityClass::kDatatype: return "provio:Datatype";
     case EntityClass::kLink: return "provio:Link";
     case EntityClass::kObject: return "provio:Object";
+    case EntityClass::kVersion: return "provio:Version";
     case EntityClass::kRecord:
     case EntityClass::kCount_: break;
   }
   return "prov:Entity";
+}
+
+// With a version as the other entity: a close, or the flush of a writer's descriptors at exit,
+// generated the version (a write epoch ends there); any other call used it.
+constexpr bool generates_version(Op op) {
+  return op == Op::kClose || op == Op::kFlush;
 }
 
 // Short lower-case names, used in configuration keys and activity IRIs.

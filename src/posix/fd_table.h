@@ -24,10 +24,16 @@ inline constexpr std::uint32_t kIgnored = 0xFFFFFFFFu;  // not a tracked file
 // closes, seeks and fstats of a descriptor that was only inherited (a program's stdout, which
 // stdio flushes and closes at exit) are not provenance and are not recorded.
 inline constexpr std::uint32_t kUsed = 1u << 30;
+// Set once data was written through the descriptor (or it was opened truncating): its close ends
+// a write epoch and names the version it leaves (posix/versions.h).
+inline constexpr std::uint32_t kWritten = 1u << 29;
+// Set once the version the descriptor reads is recorded (at its first read).
+inline constexpr std::uint32_t kVersionKnown = 1u << 28;
+inline constexpr std::uint32_t kSlotFlags = kUsed | kWritten | kVersionKnown;  // entity ids stay below 2^24
 
 // The entity in a slot value (kNoEntity for kUnknown and kIgnored).
 constexpr std::uint32_t slot_entity(std::uint32_t v) {
-  return v == kIgnored ? 0 : v & ~kUsed;
+  return v == kIgnored ? 0 : v & ~kSlotFlags;
 }
 constexpr bool slot_used(std::uint32_t v) {
   return v != kIgnored && (v & kUsed) != 0;

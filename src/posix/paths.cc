@@ -19,6 +19,7 @@
 #include "model/identity.h"
 #include "model/iri.h"
 #include "posix/fd_table.h"
+#include "posix/noise.h"
 #include "store/incomplete.h"
 
 namespace provio::posix {
@@ -34,46 +35,63 @@ using model::EntityId;
 constexpr const char* kDefaultExclusions =
     "/proc:/sys:/dev:/run:/etc:/usr:/lib:/lib32:/lib64:/libx32:/bin:/sbin";
 
+// /dev/shm holds data users stage there by name; only MPI's segments in it are noise (noise.h).
+// Kept out of the default /dev exclusion; a replaced list or an added prefix decides for itself.
+constexpr const char* kDefaultKept = "/dev/shm";
+
 struct Exclusions {
   std::vector<std::string> prefixes;  // canonical and as written, both
+  std::vector<std::string> added;     // PROVIO_POSIX_EXCLUDE=+…: win over `kept`
+  std::vector<std::string> kept;      // recorded although under a default prefix
+  bool noise = true;                  // noise.h's rules apply
 };
 
 std::atomic<Exclusions*> g_exclusions{nullptr};
 std::mutex g_exclusions_mutex;
 
-void add_prefix(Exclusions& ex, std::string p) {
+void add_prefix(std::vector<std::string>& list, std::string p) {
   while (p.size() > 1 && p.back() == '/') p.pop_back();
   if (p.empty() || p.front() != '/') return;
-  for (const std::string& q : ex.prefixes) {
+  for (const std::string& q : list) {
     if (q == p) return;
   }
-  ex.prefixes.push_back(std::move(p));
+  list.push_back(std::move(p));
 }
 
-Exclusions* build_exclusions() {
-  auto* ex = new Exclusions;
-  std::string spec = kDefaultExclusions;
-  if (const char* env = std::getenv("PROVIO_POSIX_EXCLUDE")) {
-    if (env[0] == '+')
-      spec += std::string(":") + (env + 1);
-    else
-      spec = env;
-  }
+// Each prefix of a colon-separated list, as written and canonical (/lib is /usr/lib on
+// merged-/usr systems).
+void add_prefixes(std::vector<std::string>& list, const std::string& spec) {
   std::size_t start = 0;
   while (start <= spec.size()) {
     std::size_t colon = spec.find(':', start);
     if (colon == std::string::npos) colon = spec.size();
     std::string p = spec.substr(start, colon - start);
     if (!p.empty()) {
-      add_prefix(*ex, p);
-      add_prefix(*ex, model::canonical_path(p));  // /lib is /usr/lib on merged-/usr systems
+      add_prefix(list, p);
+      add_prefix(list, model::canonical_path(p));
     }
     start = colon + 1;
+  }
+}
+
+Exclusions* build_exclusions() {
+  auto* ex = new Exclusions;
+  const char* env = std::getenv("PROVIO_POSIX_EXCLUDE");
+  if (env && env[0] != '+') {
+    add_prefixes(ex->prefixes, env);
+  } else {
+    add_prefixes(ex->prefixes, kDefaultExclusions);
+    add_prefixes(ex->kept, kDefaultKept);
+    if (env) add_prefixes(ex->added, env + 1);
+  }
+  ex->noise = noise_rules_on();
+  if (ex->noise) {
+    for (const std::string& p : noise_prefixes()) add_prefixes(ex->prefixes, p);
   }
   // provio's own output directory: the core writes it through raw syscalls, but other programs of
   // the workflow (prov-merge, a cp -r of the tree) read it.
   const std::string dir = model::config().dir.empty() ? model::default_output_dir() : model::config().dir;
-  if (!dir.empty()) add_prefix(*ex, model::canonical_path(dir));
+  if (!dir.empty()) add_prefix(ex->prefixes, model::canonical_path(dir));
   return ex;
 }
 
@@ -210,10 +228,16 @@ void load_exclusions() {
 }
 
 bool excluded(std::string_view path) {
-  for (const std::string& p : exclusions().prefixes) {
-    if (under(path, p)) return true;
-  }
-  return false;
+  const Exclusions& ex = exclusions();
+  auto under_any = [path](const std::vector<std::string>& list) {
+    for (const std::string& p : list) {
+      if (under(path, p)) return true;
+    }
+    return false;
+  };
+  if (ex.noise && runtime_noise(path)) return true;
+  if (under_any(ex.added)) return true;
+  return under_any(ex.prefixes) && !under_any(ex.kept);
 }
 
 std::string canonical(int dirfd, const char* path, bool follow) {

@@ -28,6 +28,7 @@
 #include "posix/exec_env.h"
 #include "posix/fd_table.h"
 #include "posix/paths.h"
+#include "posix/versions.h"
 #include "posix/wrapper.h"
 #include "store/recorder.h"
 
@@ -83,6 +84,17 @@ void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes, std::int64_t
   store::record(model::Event{op, flags, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns});
 }
 
+// A transfer through a descriptor. A write makes its close end a write epoch; a read carries the
+// version it reads (posix/versions.h). Recorded first, so the
+// recorder's exit handler is registered before the one of versions.cc (which must run first).
+void emit_transfer(Op op, model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
+                   const Timing& t) {
+  EntityId e = fd_entity(fd);
+  EntityId version = op == Op::kRead ? version_read(fd, e) : kNoEntity;
+  emit(op, api, e, bytes, offset, t, version);
+  if (op == Op::kWrite) mark_written(fd);
+}
+
 // The entity a used descriptor was bound to, without resolving unknown ones (for close: it is
 // gone).
 EntityId known_entity(int fd) {
@@ -130,6 +142,7 @@ auto opened(const Symbol<Fn>& sym, int dirfd, const char* path, int flags) {
     if (fd < 0) return;
     EntityId e = bind_opened(fd, dirfd, path, (flags & O_DIRECTORY) != 0);
     emit(creates(flags) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
+    if ((flags & O_TRUNC) || creates(flags)) mark_written(fd);  // truncating starts a write epoch
   };
 }
 
@@ -138,7 +151,7 @@ template <typename Fn>
 auto transfer(const Symbol<Fn>& sym, Op op, int fd, std::int64_t offset = kNoOffset) {
   return [&sym, op, fd, offset](auto result, const Timing& t) {
     if (result < 0) return;
-    emit(op, sym.api(), fd_entity(fd), static_cast<std::uint64_t>(result), offset, t);
+    emit_transfer(op, sym.api(), fd, static_cast<std::uint64_t>(result), offset, t);
   };
 }
 
@@ -148,6 +161,7 @@ auto on_fd(const Symbol<Fn>& sym, Op op, int fd) {
   return [&sym, op, fd](auto result, const Timing& t) {
     if (result < 0) return;
     emit(op, sym.api(), fd_entity_for(op, fd), 0, kNoOffset, t);
+    if (op == Op::kModify) mark_written(fd);
   };
 }
 
@@ -235,9 +249,9 @@ auto copied(const Symbol<Fn>& sym, int in, int out) {
   return [&sym, in, out](ssize_t r, const Timing& t) {
     if (r < 0) return;
     Timing half{t.start_ns, t.elapsed_ns / 2};
-    emit(Op::kRead, sym.api(), fd_entity(in), static_cast<std::uint64_t>(r), kNoOffset, half);
+    emit_transfer(Op::kRead, sym.api(), in, static_cast<std::uint64_t>(r), kNoOffset, half);
     half.elapsed_ns = t.elapsed_ns - half.elapsed_ns;
-    emit(Op::kWrite, sym.api(), fd_entity(out), static_cast<std::uint64_t>(r), kNoOffset, half);
+    emit_transfer(Op::kWrite, sym.api(), out, static_cast<std::uint64_t>(r), kNoOffset, half);
   };
 }
 
@@ -282,6 +296,7 @@ auto on_stream_open(const Symbol<Fn>& sym, const char* path, const char* mode) {
       e = fd_entity(fd);
     }
     emit(mode_creates(mode) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
+    if (mode_creates(mode)) mark_written(fd);
   };
 }
 
@@ -291,7 +306,10 @@ auto on_stream(const Symbol<Fn>& sym, Op op, FILE* f, Bytes bytes) {
   return [&sym, op, f, bytes](auto result, const Timing& t) {
     std::int64_t n = bytes(result);
     if (n < 0) return;
-    emit(op, sym.api(), fd_entity_for(op, stream_fd(f)), static_cast<std::uint64_t>(n), kNoOffset, t);
+    if (op == Op::kRead || op == Op::kWrite)
+      emit_transfer(op, sym.api(), stream_fd(f), static_cast<std::uint64_t>(n), kNoOffset, t);
+    else
+      emit(op, sym.api(), fd_entity_for(op, stream_fd(f)), static_cast<std::uint64_t>(n), kNoOffset, t);
   };
 }
 
@@ -598,10 +616,11 @@ PROVIO_EXPORT int creat64(const char* path, mode_t mode) {
 }
 
 PROVIO_EXPORT int close(int fd) {
+  PendingVersion pending = before_close(fd);
   int result = traced(
       s_close,
-      [fd](int r, const Timing& t) {
-        if (r == 0) emit(Op::kClose, s_close.api(), known_entity(fd), 0, kNoOffset, t);
+      [fd, pending](int r, const Timing& t) {
+        if (r == 0) emit(Op::kClose, s_close.api(), known_entity(fd), 0, kNoOffset, t, after_close(pending));
       },
       fd);
   // Linux releases the descriptor whatever close returns. Forgetting is always safe: a slot that
@@ -899,10 +918,11 @@ PROVIO_EXPORT int fclose(FILE* f) {
     provio::model::ErrnoSaver saved;
     fd = stream_fd(f);
   }
+  PendingVersion pending = before_close(fd);
   int result = traced(
       s_fclose,
-      [fd](int r, const Timing& t) {
-        if (r == 0) emit(Op::kClose, s_fclose.api(), known_entity(fd), 0, kNoOffset, t);
+      [fd, pending](int r, const Timing& t) {
+        if (r == 0) emit(Op::kClose, s_fclose.api(), known_entity(fd), 0, kNoOffset, t, after_close(pending));
       },
       f);
   if (fd >= 0) fd_table().clear(fd);

@@ -19,8 +19,9 @@ const std::string& FileNames::term(model::EntityId id, std::string& out) {
   // its last '/'. Workflow records (any IRI) keep their full term.
   std::string_view iri = e->iri;
   std::size_t cut = std::string_view::npos;
+  // A version shares its file's directory prefix.
   bool in_file = e->cls != model::EntityClass::kRecord && e->cls != model::EntityClass::kFile &&
-                 e->cls != model::EntityClass::kDirectory;
+                 e->cls != model::EntityClass::kDirectory && e->cls != model::EntityClass::kVersion;
   if (e->cls != model::EntityClass::kRecord) cut = in_file ? iri.find('#') : iri.rfind('/');
   if (cut != std::string_view::npos && cut + 1 < iri.size()) {
     std::string base(iri.substr(0, cut + 1));

@@ -399,6 +399,7 @@ void ThreadLog::write_header() {
   Turtle t(out_);
   t.iri(x).name("a").name("provio:Program").pred("prov:actedOnBehalfOf").iri(id.user_iri);
   t.pred("provio:executable").str(id.executable).pred("provio:commandLine").str(id.command_line);
+  if (!id.working_directory.empty()) t.pred("provio:workingDirectory").str(id.working_directory);
   t.pred("provio:pid").u64(static_cast<std::uint64_t>(id.pid)).pred("provio:host").str(id.host);
   t.pred("provio:startTime").time(id.start_ns);
   if (!id.parent_exec_iri.empty()) t.pred("provio:parentRun").iri(id.parent_exec_iri);
@@ -455,6 +456,7 @@ void ThreadLog::declare_entity(EntityId id) {
     case EntityClass::kDirectory:
       t.name(short_term(model::class_term(e->cls))).pred(":path").str(e->label);
       break;
+    case EntityClass::kVersion: t.name(":Version").pred("prov:specializationOf").name(parent); break;
     case EntityClass::kAttribute:
       t.name(":Attribute").pred(":name").str(e->label);
       if (!parent.empty()) t.pred(":attributeOf").name(parent);
@@ -504,7 +506,9 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
   std::string e = names_.term(entity, out_);
   std::string o = other != model::kNoEntity ? names_.term(other, out_) : std::string();
   model::OpTerms terms = model::terms(op);
-  if (!o.empty() && !e.empty()) {
+  const model::Entity* other_entity = model::entity(other);
+  bool version = other_entity && other_entity->cls == EntityClass::kVersion;
+  if (!o.empty() && !e.empty() && !version) {
     // rename, copy, link: the new name is derived from the old and inherits its history
     Turtle(out_).name(o).name("prov:wasDerivedFrom").name(e).pred("prov:wasGeneratedBy").name(act).end();
   }
@@ -516,6 +520,14 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
   t.pred(":api").str(model::api_name(api));
   t.pred("prov:wasAssociatedWith").name(thread_term_);
   if (!e.empty()) t.pred(terms.generates ? "prov:generated" : "prov:used").name(e);
+  // A version: what a close (or the exit of a writer) left, what an open or first read found.
+  if (version && !o.empty()) {
+    bool generated = model::generates_version(op);
+    if (generated == terms.generates && !e.empty())
+      t.also().name(o);
+    else
+      t.pred(generated ? "prov:generated" : "prov:used").name(o);
+  }
   if (flags & model::kFlagCollective) t.pred(":transfer").str("collective");
   if (flags & model::kFlagIndependent) t.pred(":transfer").str("independent");
   if (flags & model::kFlagNested) t.pred(":nested").name("true");

@@ -64,8 +64,12 @@ class Activity:
         ents = list(g.subjects(rel, a))
         assert len(ents) == 1, (a, ents)
         self.entity = ents[0]
-        others = [o for o in g.subjects(PROV.wasGeneratedBy, a) if o != self.entity]
+        versions = set(g.subjects(RDF.type, PIO.Version))
+        others = [o for o in g.subjects(PROV.wasGeneratedBy, a) if o != self.entity and o not in versions]
         self.other = others[0] if others else None
+        # The version a close left or an open read (docs/format.md, "Versions").
+        touched = set(g.subjects(PROV.wasGeneratedBy, a)) | set(g.objects(a, PROV.used))
+        self.version = next((v for v in touched if v in versions), None)
         self.count = raw_graph.measure(g, a, "count")
         self.bytes = raw_graph.measure(g, a, "bytes")
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "common/terms.h"
@@ -40,8 +41,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kActivit
     {"Copy", "wasCopiedBy"},
     {"Access", "wasAccessedBy"},
 }};
-constexpr std::array<std::string_view, 8> kEntities = {"File",      "Directory", "Group", "Dataset",
-                                                       "Attribute", "Datatype",  "Link",  "Object"};
+constexpr std::array<std::string_view, 9> kEntities = {
+    "File", "Directory", "Group", "Dataset", "Attribute", "Datatype", "Link", "Object", "Version"};
 constexpr std::array<std::string_view, 4> kAgents = {"User", "Program", "Rank", "Thread"};
 
 // A measure's bare number → its range datatype.
@@ -94,8 +95,13 @@ std::size_t complete(Graph& graph) {
   std::unordered_map<TermId, std::uint8_t> has_offsets;                       // bit 1: start, bit 2: span
   std::vector<Triple> add;
   bool any_entity = false, any_agent = false;
+  // Versions take prov:used / prov:wasGeneratedBy but no provio:wasXxxBy: that relation names the
+  // one file or object an activity acted on (docs/format.md, "Versions").
+  TermId version_class = terms.find(term(kProvio, "Version"));
+  std::unordered_set<TermId> versions;
   for (const Triple& t : graph.triples()) {
     if (t.p == type) {
+      if (t.o == version_class && version_class != kNoTerm) versions.insert(t.s);
       auto c = classes.find(t.o);
       if (c == classes.end()) continue;
       if (c->second > 0) activity[t.s] = c->second;
@@ -140,7 +146,7 @@ std::size_t complete(Graph& graph) {
     } else if ((t.p == used && used != kNoTerm) || (t.p == generated && generated != kNoTerm)) {
       auto a = activity.find(t.s);
       if (a == activity.end()) continue;
-      add.push_back({t.o, relation[static_cast<std::size_t>(a->second - 1)], t.s});
+      if (!versions.count(t.o)) add.push_back({t.o, relation[static_cast<std::size_t>(a->second - 1)], t.s});
       if (t.p != generated) continue;
       drop.push_back(t);
       add.push_back({t.o, generated_by, t.s});

@@ -4,11 +4,23 @@
 //
 // The step relation (docs/prov-query.md, "Lineage"), over entities E and program executions P:
 //   G(P)      = entities P generated (prov:wasGeneratedBy an activity of P's threads), plus the
-//               files of the HDF5 objects P generated (a file's lineage includes its datasets')
-//   inputs(P) = entities P used (prov:used), plus the files of the objects it used,
-//               minus G(P) and minus the objects inside files in G(P) (P's own outputs)
-//   up(E)     = inputs(P) for each P with E in G(P), plus E prov:wasDerivedFrom X
-//   down(E)   = G(P) for each P with E in inputs(P), plus X prov:wasDerivedFrom E
+//               files of the HDF5 objects and versions P generated (a file's lineage includes
+//               its datasets')
+//   inputs(P) = the versions P used that are not in G(P) (a file updated in place: the version
+//               read is an input of the one left); and for files of which P used no version,
+//               the entities P used plus their files, minus G(P) and minus the objects inside
+//               files in G(P) (P's own outputs)
+//   outputs(P)= G(P), with a file and its objects replaced by the versions P left of it
+//   up(E)     = inputs(P) for each P with E in G(P), plus E prov:wasDerivedFrom X; for a version,
+//               also every rank of such a P's run (runs.h: same job, executable and command line)
+//               that wrote the same file (the ranks of a job step writing one shared file make
+//               one version); for a version no
+//               program generated (its writer was not traced with versions), the programs that
+//               wrote its file without leaving any version of it
+//   down(E)   = outputs(P) for each P with E (or, for a file or object, a version of its file)
+//               in inputs(P), plus X prov:wasDerivedFrom E
+// Versions (docs/format.md) are what keeps a rewritten path from joining the lineage of what
+// was made from an earlier content of it.
 #pragma once
 
 #include <string>
@@ -37,6 +49,7 @@ class Lineage {
 
   const std::vector<std::string>& generated(const std::string& program);  // G(P)
   const std::vector<std::string>& inputs(const std::string& program);     // inputs(P)
+  const std::vector<std::string>& outputs(const std::string& program);    // outputs(P)
   std::vector<std::string> generators(const std::string& entity);         // {P : E in G(P)}
   std::vector<std::string> users(const std::string& entity);              // {P : E in inputs(P)}
 
@@ -46,7 +59,8 @@ class Lineage {
   std::vector<LineageStep> walk(const std::string& entity, int depth, bool upward);
 
   View& v_;
-  std::unordered_map<std::string, std::vector<std::string>> generated_, inputs_;
+  bool left_version_of(const std::string& program, const std::string& file);
+  std::unordered_map<std::string, std::vector<std::string>> generated_, inputs_, outputs_;
 };
 
 }  // namespace provio::query

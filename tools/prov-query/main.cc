@@ -22,6 +22,7 @@
 #include "lineage.h"
 #include "ml_questions.h"
 #include "questions.h"
+#include "remake.h"
 #include "view.h"
 
 namespace pq = provio::query;
@@ -39,8 +40,9 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  sparql FILE.rq | -e QUERY     run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)\n"
-    "  lineage ENTITY [--up|--down] [--depth N|all]\n"
+    "  lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
     "                                what ENTITY came from (--up, default) or what came from it\n"
+    "  remake FILE                   the commands that made FILE's current version, as a script\n"
     "  stats [--by api|file|object|rank|thread|program] [--top K] [--nested]\n"
     "                                calls, bytes, total and mean elapsed per key\n"
     "  select [--project F,..] [--filter F OP V]... [--agg FN:F,..] [--group-by F,..]\n"
@@ -81,11 +83,19 @@ constexpr Help kHelp[] = {
      "are predeclared. SELECT prints bindings, ASK one boolean, CONSTRUCT subject/predicate/object.\n"
      "Rasqal has no SPARQL 1.1 property paths: use `lineage` for transitive questions.\n"},
     {"lineage",
-     "usage: prov-query lineage ENTITY [--up|--down] [--depth N|all] [-f FORMAT] [INPUT...]\n"
+     "usage: prov-query lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
+     "                          [-f FORMAT] [INPUT...]\n"
      "Backward (--up, default): the programs that generated ENTITY, what they read, and so on.\n"
      "Forward (--down): the programs that read ENTITY, what they wrote, and so on. Across jobs;\n"
-     "cycle-safe. --depth counts program steps (default all). Columns: level kind name relation\n"
-     "via_name iri via.\n"},
+     "cycle-safe; over file versions. --depth counts program steps (default all). The ranks of an\n"
+     "MPI job step are one run (--by-rank: one row per rank). Columns: level kind name ranks job\n"
+     "relation via_name command, and iri via (--iris; always in csv, tsv, json).\n"},
+    {"remake",
+     "usage: prov-query remake FILE [-o SCRIPT] [INPUT...]\n"
+     "A shell script of the commands that produced FILE's current version from its inputs, in\n"
+     "dependency order: working directory, command line (MPI steps with their rank count), the\n"
+     "workflow name, and the versions each step read with whether they are unchanged now. Set\n"
+     "REMAKE_DIR to run it in another directory. Runs nothing itself.\n"},
     {"stats",
      "usage: prov-query stats [--by api|file|object|rank|thread|program] [--top K] [--nested] [INPUT...]\n"
      "I/O totals per key (default api): calls, bytes, elapsed seconds, mean seconds per call;\n"
@@ -168,8 +178,8 @@ bool takes_value(const std::string& o) {
 }
 
 bool is_flag(const std::string& o) {
-  static const char* flags[] = {"--up",    "--down", "--max",  "--min", "--nested",
-                                "--final", "-h",     "--help", "-q",    "--quiet"};
+  static const char* flags[] = {"--up",   "--down",    "--max", "--min",  "--nested", "--final",
+                                "--iris", "--by-rank", "-h",    "--help", "-q",       "--quiet"};
   for (const char* f : flags)
     if (o == f) return true;
   return false;
@@ -340,8 +350,29 @@ int cmd_lineage(const Args& a) {
     if (!s.ok) return {2, s.message, {}};
     pq::Lineage l(v);
     auto steps = a.flag("--down") ? l.down(iri, static_cast<int>(depth)) : l.up(iri, static_cast<int>(depth));
-    return {0, "", pq::lineage_table(v, steps)};
+    // IRIs: always in machine formats, on request (--iris) in the terminal table.
+    bool iris = a.flag("--iris") || a.format != pq::Format::kTable;
+    if (a.flag("--by-rank")) return {0, "", pq::lineage_table(v, nullptr, steps, iris)};
+    pq::Runs runs(v);
+    return {0, "", pq::lineage_table(v, &runs, pq::steps_by_run(runs, l, steps), iris)};
   });
+}
+
+int cmd_remake(const Args& a) {
+  if (a.positional.empty()) return usage_error("remake: missing FILE");
+  pq::Graph g;
+  if (int rc = load(a, 1, g)) return rc;
+  pq::View v(g);
+  std::string iri, script;
+  pq::Status s = v.resolve(a.positional[0], iri);
+  if (s.ok) s = pq::remake_script(v, iri, a.positional[0], script);
+  if (!s.ok) return fail(s.message);
+  if (a.output.empty()) {
+    std::cout << script;
+    return std::cout.flush() ? 0 : fail("writing standard output failed");
+  }
+  std::string error;  // through a temporary renamed into place, as every output (emit)
+  return provio::rdf::write_output_file(a.output, script, error) ? 0 : fail(error);
 }
 
 // The I/O activities a question counts: without --nested, POSIX calls made inside HDF5 calls are
@@ -478,6 +509,7 @@ int main(int argc, char** argv) {
   if (int rc = parse(argc, argv, a); rc >= 0) return rc;
   if (a.command == "sparql") return cmd_sparql(a);
   if (a.command == "lineage") return cmd_lineage(a);
+  if (a.command == "remake") return cmd_remake(a);
   if (a.command == "stats") return cmd_stats(a);
   if (a.command == "select") return cmd_select(a);
   if (a.command == "best" || a.command == "metrics" || a.command == "checkpoints") return cmd_runs(a);

@@ -7,13 +7,17 @@
 #include <vector>
 
 #include "lineage.h"
+#include "runs.h"
 #include "table.h"
 #include "view.h"
 
 namespace provio::query {
 
-// Lineage rows: level, kind, name, relation, via_name, iri, via.
-Table lineage_table(View& v, const std::vector<LineageStep>& steps);
+// Lineage rows: level, kind, name, ranks, job, relation, via_name, command, and with `iris` the
+// iri and via columns. Program steps are runs (runs.h) unless `runs` is null (--by-rank).
+// Without `iris` the table is for a terminal: paths under the working directory relative to it,
+// commands with their program's base name.
+Table lineage_table(View& v, const Runs* runs, const std::vector<LineageStep>& steps, bool iris);
 
 // Orders two cells: numbers (integer, long, double literals) numerically, everything else as
 // text. Negative, 0 or positive.

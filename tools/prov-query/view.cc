@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +17,7 @@
 
 #include "common/output.h"
 #include "model/iri.h"
+#include "model/version_key.h"
 #include "model/vocabulary.h"
 
 namespace provio::query {
@@ -58,6 +60,7 @@ const std::string& View::file_of(const std::string& entity) {
   auto it = file_of_.find(entity);
   if (it != file_of_.end()) return it->second;
   std::string f = g_.value(entity, provio("inFile"));
+  if (f.empty()) f = g_.value(entity, prov("specializationOf"));
   if (f.empty()) {
     std::string owner = g_.value(entity, provio("attributeOf"));
     if (!owner.empty() && owner != entity) {
@@ -67,6 +70,15 @@ const std::string& View::file_of(const std::string& entity) {
   }
   if (f.empty()) f = entity;
   return file_of_.emplace(entity, f).first->second;
+}
+
+std::string run_key(const ProgramInfo& p) {
+  return p.job.empty() || p.rank.empty() ? std::string()
+                                         : p.job + '\n' + p.executable + '\n' + p.command_line;
+}
+
+bool View::is_version(const std::string& entity) {
+  return file_of(entity) != entity && entity.find(model::kVersionSeparator) != std::string::npos;
 }
 
 std::vector<std::string> View::activities_of(const std::string& program) {
@@ -86,6 +98,7 @@ const ProgramInfo& View::program(const std::string& iri) {
   p.iri = iri;
   p.executable = g_.value(iri, provio("executable"));
   p.command_line = g_.value(iri, provio("commandLine"));
+  p.working_directory = g_.value(iri, provio("workingDirectory"));
   p.host = g_.value(iri, provio("host"));
   p.pid = g_.value(iri, provio("pid"));
   // provio:rank is the Rank agent (docs/format.md); older graphs may carry the number itself.
@@ -131,6 +144,7 @@ std::string View::program_label(const std::string& iri) {
 std::string View::entity_label(const std::string& iri, bool full) {
   std::string path = g_.value(iri, provio("path"));
   if (!path.empty()) return full ? path : basename_of(path);
+  if (is_version(iri)) return entity_label(file_of(iri), full) + " @" + version_time(iri);
   std::string obj = g_.value(iri, provio("objectPath"));
   std::string file = g_.value(iri, provio("inFile"));
   if (!obj.empty() && !file.empty()) return entity_label(file, full) + ":" + obj;
@@ -144,6 +158,22 @@ std::string View::entity_label(const std::string& iri, bool full) {
     return full ? p : basename_of(p);
   }
   return iri;
+}
+
+// "2026-11-22T16:30:01.123456789Z" from a version IRI's key (model/version_key.h): the
+// modification time that names it.
+std::string version_time(const std::string& version_iri) {
+  std::size_t at = version_iri.rfind(model::kVersionSeparator);
+  if (at == std::string::npos) return {};
+  std::string key = version_iri.substr(at + model::kVersionSeparator.size());
+  std::time_t sec = static_cast<std::time_t>(std::strtoll(key.c_str(), nullptr, 10));
+  std::size_t dot = key.find('.'), dash = key.find('-');
+  std::tm tm{};
+  char buf[40];
+  if (dot == std::string::npos || dash == std::string::npos || !gmtime_r(&sec, &tm) ||
+      !std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm))
+    return key;
+  return std::string(buf) + "." + key.substr(dot + 1, dash - dot - 1) + "Z";
 }
 
 std::vector<std::string> View::programs() {

@@ -35,12 +35,18 @@ struct ActivityRecord {
 };
 
 struct ProgramInfo {
-  std::string iri, executable, command_line, host, pid, rank, job, workflow, start, end, user;
+  std::string iri, executable, command_line, working_directory, host, pid, rank, job, workflow, start, end,
+      user;
   std::string name;  // basename of the executable
   // What provio could not record (docs/format.md, "Incomplete provenance"): "reason: lost, …" with
   // the counts of each reason summed; "" when complete.
   std::string incomplete;
 };
+
+// What the ranks of one MPI job step share (job, executable, command line): runs.h groups program
+// executions by it, lineage.h treats their versions of one shared file as one. "" for a program
+// without a rank or job, which is a run of its own.
+std::string run_key(const ProgramInfo& p);
 
 class View {
  public:
@@ -50,8 +56,10 @@ class View {
   // The program execution an activity was done for (via its thread agent), "" if unknown.
   const std::string& program_of_activity(const std::string& activity);
   const std::string& program_of_thread(const std::string& thread);
-  // The file an entity belongs to (itself for a file or directory).
+  // The file an entity belongs to (itself for a file or directory, the file for a version).
   const std::string& file_of(const std::string& entity);
+  // A version of a file (provio:Version, prov:specializationOf its file)?
+  bool is_version(const std::string& entity);
   // Activities done on behalf of a program.
   std::vector<std::string> activities_of(const std::string& program);
   const ProgramInfo& program(const std::string& iri);
@@ -78,5 +86,7 @@ class View {
 };
 
 std::string basename_of(const std::string& path);
+// The modification time that names a version ("2026-11-22T16:30:01.123456789Z").
+std::string version_time(const std::string& version_iri);
 
 }  // namespace provio::query

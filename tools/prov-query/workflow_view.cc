@@ -185,6 +185,18 @@ std::string WorkflowView::task_at(const std::string& thread, std::int64_t t) con
   return best;
 }
 
+// A read of a file version (docs/format.md, "Versions") that the reading program left itself is
+// its own content read back, not a read of what another wrote.
+bool WorkflowView::reads_own_version(const std::string& activity, const std::string& program) {
+  const Graph& g = graph();
+  for (const auto& u : g.objects(activity, prov("used"))) {
+    if (u.kind != Cell::Kind::kIri || !v_.is_version(u.value)) continue;
+    for (const auto& gen : g.objects(u.value, prov("wasGeneratedBy")))
+      if (gen.kind == Cell::Kind::kIri && v_.program_of_activity(gen.value) == program) return true;
+  }
+  return false;
+}
+
 std::vector<Reader> WorkflowView::readers(const std::string& file) {
   const Graph& g = graph();
   std::set<std::string> entities = {file};
@@ -201,6 +213,7 @@ std::vector<Reader> WorkflowView::readers(const std::string& file) {
       r.time = time_of(a.value, "startedAtTime");
       r.task = task_at(thread, r.time);
       r.program = v_.program_of_thread(thread);
+      if (reads_own_version(a.value, r.program)) continue;
       out.push_back(std::move(r));
     }
     for (const auto& t : g.subjects(prov("used"), e)) {

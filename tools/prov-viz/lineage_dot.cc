@@ -62,6 +62,8 @@ std::string human_bytes(std::uint64_t b) {
 std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& records,
                         const std::vector<std::string>& roots, const DotOptions& opt) {
   query::Lineage lin(v);
+  // The ranks of an MPI job step are one node, a run (query/runs.h), unless by_rank.
+  query::Runs runs(v);
   std::set<std::string> entities(roots.begin(), roots.end()), programs;
   // (program, entity) pairs: generated (entity ← program) and used (program ← entity).
   std::set<std::pair<std::string, std::string>> gen_edges, use_edges, derived;
@@ -72,15 +74,22 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
       auto d = lin.down(root, opt.depth);
       steps.insert(steps.end(), d.begin(), d.end());
     }
-    for (const auto& s : steps) (s.program ? programs : entities).insert(s.iri);
+    for (const auto& s : steps)
+      if (s.program) programs.insert(s.iri);
+    // Entities as prov-query lineage lists them: by run unless by_rank (query/runs.h).
+    for (const auto& s : opt.by_rank ? steps : query::steps_by_run(runs, lin, steps))
+      if (!s.program) entities.insert(s.iri);
   }
   entities.insert(roots.begin(), roots.end());
+  auto node_of = [&](const std::string& p) -> const std::string& { return opt.by_rank ? p : runs.run_of(p); };
+  std::set<std::string> shown_programs;
+  for (const auto& p : programs) shown_programs.insert(node_of(p));
   // All edges among the chosen nodes, not only the discovery tree.
   for (const auto& p : programs) {
     for (const auto& e : lin.generated(p))
-      if (entities.count(e)) gen_edges.emplace(p, e);
+      if (entities.count(e)) gen_edges.emplace(node_of(p), e);
     for (const auto& e : lin.inputs(p))
-      if (entities.count(e)) use_edges.emplace(p, e);
+      if (entities.count(e)) use_edges.emplace(node_of(p), e);
   }
   for (const auto& e : entities)
     for (const auto& c : v.graph().objects(e, query::prov("wasDerivedFrom")))
@@ -92,7 +101,7 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
     auto& m = generating(r.op) ? gen_m : use_m;
     for (const std::string* e : {&r.entity, &r.file}) {
       if (e->empty() || !entities.count(*e)) continue;
-      Edge& edge = m[{r.program, *e}];
+      Edge& edge = m[{node_of(r.program), *e}];
       edge.count += r.count;
       edge.bytes += r.bytes;
       edge.apis.insert(r.api);
@@ -131,7 +140,7 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
         << esc(v.entity_label(e, false)) << "\", tooltip=\"" << esc(v.entity_label(e, true)) << "\""
         << (root_set.count(e) ? ", penwidth=2.5" : "") << "];\n";
   }
-  for (const auto& p : programs) {
+  for (const auto& p : shown_programs) {
     if (++nodes > opt.max_nodes) {
       cut = true;
       break;
@@ -139,7 +148,8 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
     const auto& info = v.program(p);
     out << "  " << node_id(p)
         << " [shape=house, style=filled, fillcolor=\"#FED37F\", color=\"#808080\", label=\""
-        << esc(v.program_label(p)) << (info.host.empty() ? "" : "\\n" + esc(info.host)) << "\", tooltip=\""
+        << esc(opt.by_rank ? v.program_label(p) : runs.label(p))
+        << (info.host.empty() ? "" : "\\n" + esc(info.host)) << "\", tooltip=\""
         << esc(info.command_line.empty() ? p : info.command_line) << "\"];\n";
   }
   // One activity box per (program, node shown, direction).

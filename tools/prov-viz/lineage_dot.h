@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lineage.h"
+#include "runs.h"
 #include "view.h"
 
 namespace provio::viz {
@@ -18,6 +19,7 @@ struct DotOptions {
   bool up = true;               // what the roots came from
   bool down = false;            // what came from the roots
   std::size_t max_nodes = 400;  // beyond this the graph is cut and says so
+  bool by_rank = false;         // one node per program execution, not per run (query/runs.h)
 };
 
 // DOT text for the lineage of `roots` (entity IRIs).

@@ -20,9 +20,9 @@ namespace {
 constexpr const char* kTool = "prov-viz";
 
 constexpr const char* kUsage =
-    "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] -o OUT.svg|.dot|.png|.pdf "
-    "[INPUT...]\n"
-    "       prov-viz report -o OUT.html [INPUT...]\n"
+    "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] [--by-rank]\n"
+    "                        -o OUT.svg|.dot|.png|.pdf [INPUT...]\n"
+    "       prov-viz report [--by-rank] -o OUT.html [INPUT...]\n"
     "\n"
     "INPUT: merged Turtle/N-Triples files, a raw provenance directory or a prov-merge store\n"
     "directory (as for prov-query; also -i INPUT). Default: $PROVIO_DIR, else ./provio.db (the\n"
@@ -33,8 +33,9 @@ constexpr const char* kUsage =
     "         (repeated calls collapsed, counts and bytes on edges), programs orange houses.\n"
     "         The format follows OUT's extension (.dot is written without Graphviz).\n"
     "report   one self-contained HTML page: programs, ranks, threads, duration; files and objects\n"
-    "         with bytes; top I/O costs; a per-rank timeline; the lineage of the outputs.\n"
+    "         with bytes; top I/O costs; a timeline per run; the lineage of the outputs.\n"
     "\n"
+    "  --by-rank       the ranks of an MPI job step one by one (default: one run of N ranks)\n"
     "  -q, --quiet     no progress line on a terminal\n"
     "  -V, --version   the provio version\n"
     "  -h, --help      this help\n";
@@ -53,7 +54,7 @@ struct Args {
   std::string command, output;
   std::vector<std::string> positional, inputs;
   int depth = -1;
-  bool up = false, down = false, quiet = false;
+  bool up = false, down = false, quiet = false, by_rank = false;
 };
 
 int load(const Args& a, std::size_t nargs, provio::query::Graph& g) {
@@ -89,6 +90,7 @@ int cmd_lineage(const Args& a) {
   opt.depth = a.depth;
   opt.down = a.down;
   opt.up = a.up || !a.down;
+  opt.by_rank = a.by_rank;
   std::string dot = provio::viz::lineage_dot(v, v.activities(), {iri}, opt);
   if (ext == "dot") return write_file(a.output, dot);
   std::string err = provio::viz::render(dot, ext, a.output);
@@ -104,7 +106,7 @@ int cmd_report(const Args& a) {
   for (const auto& i : a.inputs) title += (title.empty() ? "" : " ") + i;
   for (const auto& i : a.positional) title += (title.empty() ? "" : " ") + i;
   std::string html;
-  std::string err = provio::viz::write_report(v, title.empty() ? "provio" : title, html);
+  std::string err = provio::viz::write_report(v, title.empty() ? "provio" : title, a.by_rank, html);
   if (!err.empty()) return fail(err);
   return write_file(a.output, html);
 }
@@ -150,6 +152,8 @@ int main(int argc, char** argv) {
       a.down = true;
     } else if (s == "--both") {
       a.up = a.down = true;
+    } else if (s == "--by-rank") {
+      a.by_rank = true;
     } else if (s.size() > 1 && s[0] == '-') {
       return usage_error("unknown option '" + s + "'");
     } else if (a.command.empty()) {
