@@ -276,6 +276,7 @@ int load(const Args& a, std::size_t nargs, pq::Graph& g) {
     s = g.load(inputs_of(a, nargs));
   }
   if (!s.ok) return fail(s.message);
+  for (const auto& m : g.messages()) std::cerr << kTool << ": " << m << "\n";
   return 0;
 }
 
@@ -300,7 +301,7 @@ int answer(const Args& a, pq::Graph& g, const std::function<Answer(pq::View&)>& 
     }
     if (r.code == 1) return usage_error(r.message);
     if (r.code != 0) return fail(r.message);
-    return emit(a, r.table);
+    return provio::tools::exit_code(emit(a, r.table), g.damaged());
   }
 }
 
@@ -323,7 +324,7 @@ int cmd_sparql(const Args& a) {
   pq::Table t;
   pq::Status s = g.sparql(query, t);
   if (!s.ok) return fail((nargs ? a.positional[0] + ": " : std::string("-e: ")) + s.message);
-  return emit(a, t);
+  return provio::tools::exit_code(emit(a, t), g.damaged());
 }
 
 int cmd_lineage(const Args& a) {
