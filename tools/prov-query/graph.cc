@@ -1,18 +1,12 @@
-// Loading and navigating a provenance graph with Redland (see graph.h).
-// Storage is always `hashes`: `hash-type='memory'` for files and raw directories (Redland's
-// default memory store is quadratic), `hash-type='bdb'` for a prov-merge store.
+// Loading and navigating a provenance graph (see graph.h).
+// Redland storage is always `hashes`: `hash-type='memory'` for SPARQL over a folded graph
+// (Redland's default memory store is quadratic), `hash-type='bdb'` for a prov-merge store.
 #include "graph.h"
 
-#include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 #include <filesystem>
-#include <map>
 #include <utility>
 
-#include "common/input.h"
 #include "common/merge.h"
-#include "common/reader.h"
 
 namespace provio::query {
 
