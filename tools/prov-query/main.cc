@@ -199,15 +199,13 @@ int parse(int argc, char** argv, Args& a) {
       only_positional = true;
       continue;
     }
+    provio::tools::OptionWord word(s);
+    s = word.name;
     std::string value;
-    auto eq = s.find('=');
-    if (s.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = s.substr(eq + 1);
-      s = s.substr(0, eq);
-      if (!takes_value(s)) return usage_error("option " + s + " takes no value");
+    if (word.has_inline && !takes_value(s)) {
+      return usage_error("option " + s + " takes no value");
     } else if (takes_value(s)) {
-      if (i + 1 >= argc) return usage_error("option " + s + " needs a value");
-      value = argv[++i];
+      if (!word.value(argc, argv, i, value)) return usage_error("option " + s + " needs a value");
     } else if (!is_flag(s)) {
       return usage_error("unknown option '" + s + "'");
     }
