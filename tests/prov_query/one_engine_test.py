@@ -71,6 +71,7 @@ raw_h5, out_h5 = os.path.join(d, "raw.h5"), os.path.join(d, "out.h5")
 record(job1, "--threads", 2, "--events", 3, "--flushes", 4, "--write", raw_h5)
 record(job2, "--threads", 2, "--read", raw_h5, "--write", out_h5)
 
+WORKFLOW = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "workflow.ttl")
 MEASURES = ("SELECT ?a ?c ?b ?e ?s ?t WHERE { ?a provio:count ?c ; provio:bytes ?b ; provio:elapsed ?e ; "
             "prov:startedAtTime ?s ; prov:endedAtTime ?t } ORDER BY ?a")
 
@@ -131,10 +132,11 @@ QUESTIONS = [("lineage", raw_h5, "--up"), ("lineage", raw_h5, "--down"), ("linea
              *[("stats", "--by", k) for k in ("api", "file", "object", "rank", "thread", "program")],
              ("stats", "--nested"), ("select",), ("select", "--agg", "sum:bytes", "--group-by", "api"),
              ("programs",), ("files",), ("objects", raw_h5), ("configs",), ("metrics",),
-             ("best", "--metric", "loss"), ("checkpoints",), ("sparql", "-e", MEASURES)]
+             ("best", "--metric", "accuracy"), ("checkpoints",), ("sparql", "-e", MEASURES)]
 INPUTS = {"raw directory": [job1], "two raw directories": [job1, job2], "merged file": [m1],
           "merged + raw": [s1, job1, job2], "overlapping": [job1, m1, snap], "snapshot": [snap],
-          "cut last line": [killed], "garbage line": [damaged_dir, job1]}
+          "cut last line": [killed], "garbage line": [damaged_dir, job1],
+          "workflow + raw": [WORKFLOW, job1]}
 for name, inputs in INPUTS.items():
     merged = os.path.join(d, "inv_" + name.replace(" ", "_") + ".nt")
     store = os.path.join(d, "inv_" + name.replace(" ", "_") + ".store")
