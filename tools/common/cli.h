@@ -14,6 +14,12 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitUsage = 1;  // misuse: a message and the usage on stderr
 inline constexpr int kExitData = 2;   // bad or damaged input, or output that could not be written
 
+// The exit code of a tool that answered `rc` over input that may have been damaged: what is whole
+// is answered and the damage reported, and the exit code says so (prov-merge's convention).
+inline int exit_code(int rc, bool input_damaged) {
+  return rc == kExitOk && input_damaged ? kExitData : rc;
+}
+
 inline bool is_version_flag(std::string_view arg) {
   return arg == "-V" || arg == "--version";
 }

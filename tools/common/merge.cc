@@ -3,9 +3,10 @@
 
 namespace provio::rdf {
 
-MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph) {
+MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph,
+                         bool other_files_are_damage) {
   MergeResult r;
-  std::vector<std::string> files = list_inputs(inputs, r.read);
+  std::vector<std::string> files = list_inputs(inputs, r.read, other_files_are_damage);
   read_files(files, jobs, graph, r.read);
   r.fold = fold(graph);
   r.messages = r.read.messages;

@@ -1,9 +1,5 @@
-// provio_rdf: the one-call API other tools use to read provenance the way prov-merge does.
-//
-//   provio::rdf::Graph graph;
-//   provio::rdf::MergeResult r = provio::rdf::merge_inputs({"provio/"}, 0, graph);
-//   for (auto& m : r.messages) fprintf(stderr, "prov-query: %s\n", m.c_str());
-//   provio::rdf::add_to_model(graph, world, model, error);   // into a librdf model (writer.h)
+// provio_rdf: the one call prov-query and prov-viz read every input with (tools/prov-query/graph.cc):
+// list, read with the damage-tolerant reader, complete and fold, the way prov-merge does.
 //
 // Hard rule: the result is exactly what `prov-merge INPUT...` writes (same triples).
 #pragma once
@@ -26,6 +22,8 @@ struct MergeResult {
 };
 
 // Lists, reads (jobs threads, 0: all cores) and folds `inputs` (directories, files) into `graph`.
-MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph);
+// `other_files_are_damage`: as list_inputs (reader.h).
+MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph,
+                         bool other_files_are_damage = true);
 
 }  // namespace provio::rdf

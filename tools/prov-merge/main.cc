@@ -13,8 +13,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/bytes.h"
@@ -264,11 +266,11 @@ void on_signal(int) {
   g_stop = 1;
 }
 // Builds prov-query's activity index beside a new store (docs/prov-query.md, "store cache"), so
-// that the first I/O question on the store is as fast as later ones. Best effort: prov-query
-// rebuilds the index itself if this fails.
-void index_store_for_queries(const std::string& store) {
+// that the first I/O question on the store is as fast as later ones, from the graph just written
+// (the store holds exactly it). Best effort: prov-query rebuilds the index itself if this fails.
+void index_store_for_queries(const std::string& store, Graph&& graph) {
   provio::query::Graph g;
-  if (!g.load({store}).ok) return;
+  if (!g.hold(std::make_unique<Graph>(std::move(graph)), store).ok) return;
   provio::query::View view(g);
   (void)view.activities();
 }
@@ -322,14 +324,15 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
     std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
     ok = false;
   }
-  if (ok && !o.store.empty()) index_store_for_queries(o.store);
+  std::size_t triples_out = graph.size();
+  if (ok && !o.store.empty()) index_store_for_queries(o.store, std::move(graph));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.quiet) {
     std::fprintf(
         stderr,
         "%s: %zu files, %llu triples in, %zu unique triples out, %zu activities folded, %.3f s, %.0f "
         "triples/s%s\n",
-        kTool, result.files, static_cast<unsigned long long>(result.triples_in), graph.size(),
+        kTool, result.files, static_cast<unsigned long long>(result.triples_in), triples_out,
         folded.activities, secs, secs > 0 ? static_cast<double>(result.triples_in) / secs : 0.0,
         result.damaged ? (", " + std::to_string(result.damaged) + " inputs damaged or skipped").c_str() : "");
   }

@@ -1,19 +1,12 @@
-// Loading and navigating a provenance graph with Redland (see graph.h).
-// Storage is always `hashes`: `hash-type='memory'` for files and raw directories (Redland's
-// default memory store is quadratic), `hash-type='bdb'` for a prov-merge store.
+// Loading and navigating a provenance graph (see graph.h).
+// Redland storage is always `hashes`: `hash-type='memory'` for SPARQL over a folded graph
+// (Redland's default memory store is quadratic), `hash-type='bdb'` for a prov-merge store.
 #include "graph.h"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 #include <filesystem>
-#include <map>
+#include <utility>
 
-#include "common/input.h"
 #include "common/merge.h"
-#include "common/reader.h"
 
 namespace provio::query {
 
@@ -40,10 +33,6 @@ struct NodeDel {
   void operator()(librdf_node* n) const { librdf_free_node(n); }
 };
 using NodePtr = std::unique_ptr<librdf_node, NodeDel>;
-struct UriDel {
-  void operator()(librdf_uri* x) const { librdf_free_uri(x); }
-};
-using UriPtr = std::unique_ptr<librdf_uri, UriDel>;
 struct IterDel {
   void operator()(librdf_iterator* x) const { librdf_free_iterator(x); }
 };
@@ -123,51 +112,6 @@ Status Graph::open_storage(const std::string& options, const char* name) {
   return Status::success();
 }
 
-Status Graph::parse_file(const std::string& path) {
-  // Opened here, not by Redland: a FIFO or device given as input would block its fopen.
-  std::string why;
-  int fd = rdf::open_input(path, why);
-  if (fd < 0) return Status::error(path + ": " + why);
-  std::FILE* in = fd == STDIN_FILENO ? stdin : ::fdopen(fd, "r");
-  if (!in) {
-    ::close(fd);
-    return Status::error(path + ": cannot open");
-  }
-  bool nt = path.size() > 3 && path.compare(path.size() - 3, 3, ".nt") == 0;
-  librdf_parser* parser = librdf_new_parser(world_, nt ? "ntriples" : "turtle", nullptr, nullptr);
-  UriPtr uri(librdf_new_uri_from_filename(world_, path.c_str()));
-  int rc = parser ? librdf_parser_parse_file_handle_into_model(parser, in, 0, uri.get(), model_) : -1;
-  if (in != stdin) std::fclose(in);
-  if (!parser) return take_error("cannot create parser");
-  librdf_free_parser(parser);
-  if (rc != 0 || !first_error_.empty()) {
-    if (first_error_.empty()) return Status::error(path + ": cannot parse");
-    std::string m = first_error_;
-    first_error_.clear();
-    // Raptor's locator names the file as a URI; keep the path the user gave.
-    std::string::size_type colon = m.find(".ttl:");
-    if (m.rfind("file://", 0) == 0 && colon != std::string::npos) m = path + m.substr(colon + 4);
-    return Status::error(m);
-  }
-  return Status::success();
-}
-
-Status Graph::list_raw_directory(const std::string& dir, std::vector<std::string>& files) {
-  // prov-merge's listing: symlinked job directories followed once, loops and entries that cannot
-  // be read (a link to itself, a FIFO) reported instead of aborting, hanging or vanishing.
-  rdf::ReadResult listed;
-  files = rdf::list_inputs({dir}, listed, false);
-  if (listed.damaged) {
-    std::string m = listed.messages.front();
-    if (listed.messages.size() > 1)
-      m += " (and " + std::to_string(listed.messages.size() - 1) + " more problems)";
-    return Status::error(m);
-  }
-  if (files.empty()) return Status::error(dir + ": no provenance files (*.ttl) in directory");
-  std::sort(files.begin(), files.end());
-  return Status::success();
-}
-
 Status Graph::load(const std::vector<std::string>& inputs) {
   if (inputs.empty())
     return Status::error("no input (give merged Turtle files, a provenance directory or a store)");
@@ -181,34 +125,27 @@ Status Graph::load(const std::vector<std::string>& inputs) {
       return open_storage(opts, store_name.c_str());
     }
   }
-  // Files and raw directories: prov-query's own in-memory index (Redland only if SPARQL is asked).
+  // Everything else (merged files, raw directories, a mix, damaged files) is read, completed and
+  // folded by prov-merge's engine, so every tool gives one answer. Damage is reported, not fatal:
+  // what is whole is answered, as prov-merge merges it (the caller exits 2).
+  folded_ = std::make_unique<rdf::Graph>();
+  rdf::MergeResult r = rdf::merge_inputs(inputs, 0, *folded_, false);
+  if (r.read.files == 0 || (folded_->size() == 0 && r.damaged())) {
+    if (r.messages.empty()) return Status::error(inputs.front() + ": no provenance files (*.ttl, *.nt)");
+    std::string m = r.messages.front();
+    if (r.messages.size() > 1) m += " (and " + std::to_string(r.messages.size() - 1) + " more problems)";
+    return Status::error(m);
+  }
+  damaged_ = r.damaged();
+  messages_ = std::move(r.messages);
+  return hold(std::move(folded_), "");
+}
+
+Status Graph::hold(std::unique_ptr<rdf::Graph> graph, const std::string& store_dir) {
+  folded_ = std::move(graph);
+  store_dir_ = store_dir;
   mem_ = std::make_unique<MemGraph>();
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(in, ec)) {
-      std::vector<std::string> files;
-      Status s = list_raw_directory(in, files);
-      if (!s.ok) return s;
-      raw_ = true;
-      mem_files_.insert(mem_files_.end(), files.begin(), files.end());
-    } else {
-      mem_files_.push_back(in);
-    }
-  }
-  if (raw_) {
-    // Raw files leave out what the vocabulary implies and carry summary parts: they are read,
-    // completed and folded by prov-merge's engine, so both tools give one answer.
-    raw_graph_ = std::make_unique<rdf::Graph>();
-    rdf::MergeResult r = rdf::merge_inputs(inputs, 0, *raw_graph_);
-    if (r.damaged() && !r.messages.empty()) return Status::error(r.messages.front());
-    mem_->add(*raw_graph_);
-  } else {
-    for (const auto& f : mem_files_) {
-      std::string error;
-      bool nt = f.size() > 3 && f.compare(f.size() - 3, 3, ".nt") == 0;
-      if (!mem_->parse(f, nt, error)) return Status::error(error);
-    }
-  }
+  mem_->add(*folded_);
   mem_->finish();
   return Status::success();
 }
@@ -234,17 +171,11 @@ Cell to_cell(librdf_node* node) {
   return c;
 }
 
-Status Graph::load_redland_files() {
+Status Graph::load_redland() {
+  // SPARQL sees the folded graph the built-in questions see.
   Status s = open_storage("hash-type='memory'", "provio");
-  if (s.ok && raw_graph_) {
-    std::string error;
-    if (!rdf::add_to_model(*raw_graph_, world_, model_, error)) s = Status::error(error);
-    return s;
-  }
-  for (const auto& f : mem_files_) {
-    if (!s.ok) break;
-    s = parse_file(f);
-  }
+  std::string error;
+  if (s.ok && !rdf::add_to_model(*folded_, world_, model_, error)) s = Status::error(error);
   return s;
 }
 
@@ -272,7 +203,7 @@ Status Graph::sparql(std::string_view text, Table& out) {
     return Status::success();
   }
   if (!model_) {
-    Status s = load_redland_files();
+    Status s = load_redland();
     if (!s.ok) return s;
   }
   std::string q = kSparqlPrefixes;

@@ -1,8 +1,8 @@
-// A provenance graph loaded for querying: merged Turtle / N-Triples files, a raw provenance
-// directory (per-thread files, summary parts folded on load), or a Redland store written by
-// prov-merge. Files and directories load into MemGraph (raptor + sorted triple indexes); a store
-// is opened in Redland (hashes, bdb). SPARQL always runs in Redland (files are loaded into a
-// hashes-memory model on demand); navigation goes to whichever index holds the graph.
+// A provenance graph loaded for querying. Merged files, raw provenance directories, a mix of them
+// and damaged files are read, completed and folded by prov-merge's engine (common/merge.h) and
+// held in MemGraph (interned terms, sorted triple indexes); a Redland store written by prov-merge
+// is opened in Redland (hashes, bdb). SPARQL always runs in Redland: the folded graph is loaded
+// into a hashes-memory model on demand, so SPARQL and the built-in questions see the same facts.
 // Hard rule: nothing here throws or prints; every failure is a Status naming what and where.
 #pragma once
 
@@ -54,11 +54,18 @@ class Graph {
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
 
-  // Loads every input: a file (Turtle, or N-Triples when named *.nt), a directory of raw
-  // per-thread files (searched recursively for *.ttl; summary parts folded), or a prov-merge
-  // store directory (one holding <name>-sp2o.db; see docs/prov-query.md). A store must be the
-  // only input.
+  // Loads every input: files (merged or raw; Turtle, N-Triples), directories of raw per-thread
+  // files (searched recursively), or a prov-merge store directory (one holding <name>-sp2o.db;
+  // see docs/prov-query.md), which must be the only input. Damaged input is not an error: what
+  // is whole is loaded and messages() names what was dropped, exactly as prov-merge reports it.
   Status load(const std::vector<std::string>& inputs);
+  // Holds a graph already read and folded (prov-merge's, to index the store it has just written
+  // at `store_dir` without reading it back; "" for none).
+  Status hold(std::unique_ptr<rdf::Graph> graph, const std::string& store_dir);
+  // What load() reports as prov-merge does, "path[:line]: text" each (damage, unfinished runs).
+  const std::vector<std::string>& messages() const { return messages_; }
+  // Whether load() dropped or skipped something of its input.
+  bool damaged() const { return damaged_; }
   // Opens the union of provio's job graphs on a SPARQL 1.1 server instead (remote_graph.h).
   Status open_endpoint(const std::string& query_url, const std::string& credentials);
 
@@ -93,23 +100,19 @@ class Graph {
 
  private:
   Status open_storage(const std::string& options, const char* name);
-  Status parse_file(const std::string& path);
-  Status list_raw_directory(const std::string& dir, std::vector<std::string>& files);
   Status take_error(std::string_view what);
-  Status load_redland_files();
+  Status load_redland();
 
   librdf_world* world_ = nullptr;
   librdf_storage* storage_ = nullptr;
   librdf_model* model_ = nullptr;
   std::string first_error_;  // filled by the Redland logger
   std::string store_dir_;
-  // Plain file inputs load into mem_ (fast); Redland gets them only if SPARQL is asked for.
-  std::unique_ptr<MemGraph> mem_;
+  std::unique_ptr<rdf::Graph> folded_;  // what load() read and folded; Redland gets it for SPARQL
+  std::unique_ptr<MemGraph> mem_;       // its indexes, for navigation
   std::unique_ptr<RemoteGraph> remote_;
-  std::vector<std::string> mem_files_;
-  bool raw_ = false;  // raw per-thread files among the inputs: read, completed and folded by
-                      // provio_rdf exactly as prov-merge does (raw_graph_ holds the result)
-  std::unique_ptr<rdf::Graph> raw_graph_;
+  std::vector<std::string> messages_;
+  bool damaged_ = false;
   int line_offset_ = 0;  // lines of prepended prefixes, subtracted from query error lines
   friend int log_handler(void*, librdf_log_message*);
 };

@@ -209,15 +209,13 @@ int parse(int argc, char** argv, Args& a) {
       only_positional = true;
       continue;
     }
+    provio::tools::OptionWord word(s);
+    s = word.name;
     std::string value;
-    auto eq = s.find('=');
-    if (s.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = s.substr(eq + 1);
-      s = s.substr(0, eq);
-      if (!takes_value(s)) return usage_error("option " + s + " takes no value");
+    if (word.has_inline && !takes_value(s)) {
+      return usage_error("option " + s + " takes no value");
     } else if (takes_value(s)) {
-      if (i + 1 >= argc) return usage_error("option " + s + " needs a value");
-      value = argv[++i];
+      if (!word.value(argc, argv, i, value)) return usage_error("option " + s + " needs a value");
     } else if (!is_flag(s)) {
       return usage_error("unknown option '" + s + "'");
     }
@@ -286,6 +284,7 @@ int load(const Args& a, std::size_t nargs, pq::Graph& g) {
     s = g.load(inputs_of(a, nargs));
   }
   if (!s.ok) return fail(s.message);
+  for (const auto& m : g.messages()) std::cerr << kTool << ": " << m << "\n";
   return 0;
 }
 
@@ -310,7 +309,7 @@ int answer(const Args& a, pq::Graph& g, const std::function<Answer(pq::View&)>& 
     }
     if (r.code == 1) return usage_error(r.message);
     if (r.code != 0) return fail(r.message);
-    return emit(a, r.table);
+    return provio::tools::exit_code(emit(a, r.table), g.damaged());
   }
 }
 
@@ -333,7 +332,7 @@ int cmd_sparql(const Args& a) {
   pq::Table t;
   pq::Status s = g.sparql(query, t);
   if (!s.ok) return fail((nargs ? a.positional[0] + ": " : std::string("-e: ")) + s.message);
-  return emit(a, t);
+  return provio::tools::exit_code(emit(a, t), g.damaged());
 }
 
 int cmd_lineage(const Args& a) {

@@ -1,7 +1,7 @@
-// A read-only in-memory graph for merged Turtle / N-Triples files: raptor parses straight into
-// interned terms and two sorted triple indexes (spo, pos). Loading a million triples this way
-// costs a fraction of Redland's hashes-memory store (whose per-statement index updates dominate),
-// and navigation is a binary search. SPARQL still goes through Redland (Graph loads it lazily).
+// A read-only in-memory index of a graph read and folded by provio_rdf: interned terms and two
+// sorted triple indexes (spo, pos). Building it costs a fraction of Redland's hashes-memory store
+// (whose per-statement index updates dominate), and navigation is a binary search. SPARQL goes
+// through Redland (Graph loads the same folded graph into it on demand).
 // Hard rule: the same answers as the Redland path: duplicates removed, terms compared exactly.
 #pragma once
 
@@ -19,12 +19,9 @@ namespace provio::query {
 
 class MemGraph {
  public:
-  // Parses one file (Turtle, or N-Triples when `ntriples`). On failure `error` is
-  // "path:line:col: message" and false is returned.
-  bool parse(const std::string& path, bool ntriples, std::string& error);
-  // Adds every triple of a graph read by provio_rdf (raw per-thread files, completed and folded).
+  // Adds every triple of a graph read by provio_rdf (completed and folded).
   void add(const rdf::Graph& graph);
-  // Sorts and indexes; call once after the last parse.
+  // Sorts and indexes; call once after the last add.
   void finish();
 
   std::vector<Cell> objects(std::string_view s, std::string_view p) const;
@@ -33,11 +30,8 @@ class MemGraph {
   bool has_object(std::string_view o) const;
   std::size_t size() const { return spo_.size(); }
 
-  // Internal, used by the raptor statement handler.
-  std::uint32_t intern(Cell c, const std::string& blank_scope);
-  void add(std::uint32_t s, std::uint32_t p, std::uint32_t o) { spo_.push_back({s, p, o}); }
-
  private:
+  std::uint32_t intern(Cell c);
   using Triple = std::array<std::uint32_t, 3>;
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   std::uint32_t find_iri(std::string_view iri) const;

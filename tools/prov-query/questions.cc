@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "common/terms.h"
+
 namespace provio::query {
 namespace {
 
@@ -268,8 +270,7 @@ std::string stats(View& v, const std::vector<ActivityRecord>& records, const std
   out.columns = {by, "calls", "bytes", "elapsed", "mean_elapsed"};
   for (auto& row : out.rows) {
     double calls = as_number(row[1]);
-    std::uint64_t ns = 0;
-    if (!seconds_to_ns(row[3].value, ns)) ns = 0;
+    std::uint64_t ns = rdf::parse_seconds_ns(row[3].value).value_or(0);
     row.push_back(
         Cell::seconds(calls > 0 ? static_cast<std::uint64_t>(static_cast<double>(ns) / calls + 0.5) : 0));
   }

@@ -201,32 +201,6 @@ Cell Cell::number(double v) {
   return {Kind::kLiteral, std::string(buf, r.ptr), std::string(kXsd) + "double", {}};
 }
 
-bool seconds_to_ns(const std::string& text, std::uint64_t& ns) {
-  std::uint64_t whole = 0, frac = 0;
-  int digits = 0;
-  std::size_t i = 0;
-  if (text.empty()) return false;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) whole = whole * 10 + (text[i] - '0');
-  if (i < text.size() && text[i] == '.') {
-    for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-      if (digits < 9) {
-        frac = frac * 10 + (text[i] - '0');
-        ++digits;
-      }
-    }
-  }
-  if (i != text.size()) {  // exponent or sign: fall back to floating point
-    char* end = nullptr;
-    double d = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || d < 0) return false;
-    ns = static_cast<std::uint64_t>(d * 1e9 + 0.5);
-    return true;
-  }
-  for (; digits < 9; ++digits) frac *= 10;
-  ns = whole * 1000000000ull + frac;
-  return true;
-}
-
 Cell Cell::seconds(std::uint64_t ns) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%llu.%09llu", static_cast<unsigned long long>(ns / 1000000000u),

@@ -41,9 +41,6 @@ enum class Format : std::uint8_t { kTable, kCsv, kTsv, kJson };
 // Prints `t` in `format`. Returns false if the stream failed.
 [[nodiscard]] bool write_table(std::ostream& out, const Table& t, Format format);
 
-// Exact nanoseconds of a seconds literal (up to 9 decimals, or any double); false if malformed.
-[[nodiscard]] bool seconds_to_ns(const std::string& text, std::uint64_t& ns);
-
 // "prov:used" for a well-known namespace, else the IRI unchanged.
 std::string abbreviate(std::string_view iri);
 

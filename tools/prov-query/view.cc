@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "common/output.h"
+#include "common/terms.h"
 #include "model/iri.h"
 #include "model/version_key.h"
 #include "model/vocabulary.h"
@@ -348,7 +349,7 @@ std::vector<ActivityRecord> View::compute_activities() {
     v = g_.value(a, provio("bytes"));
     r.bytes = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
     v = g_.value(a, provio("elapsed"));
-    if (!seconds_to_ns(v, r.elapsed_ns)) r.elapsed_ns = 0;
+    r.elapsed_ns = rdf::parse_seconds_ns(v).value_or(0);
     r.nested = g_.value(a, provio("nested")) == "true";
     r.start = g_.value(a, prov("startedAtTime"));
     r.end = g_.value(a, prov("endedAtTime"));

@@ -64,6 +64,8 @@ int load(const Args& a, std::size_t nargs, provio::query::Graph& g) {
   provio::tools::Progress progress(kTool, a.quiet);
   progress.step("loading");
   auto s = g.load(in);
+  if (s.ok)
+    for (const auto& m : g.messages()) std::cerr << kTool << ": " << m << "\n";
   return s.ok ? 0 : fail(s.message);
 }
 
@@ -92,9 +94,9 @@ int cmd_lineage(const Args& a) {
   opt.up = a.up || !a.down;
   opt.by_rank = a.by_rank;
   std::string dot = provio::viz::lineage_dot(v, v.activities(), {iri}, opt);
-  if (ext == "dot") return write_file(a.output, dot);
+  if (ext == "dot") return provio::tools::exit_code(write_file(a.output, dot), g.damaged());
   std::string err = provio::viz::render(dot, ext, a.output);
-  return err.empty() ? 0 : fail(err);
+  return provio::tools::exit_code(err.empty() ? 0 : fail(err), g.damaged());
 }
 
 int cmd_report(const Args& a) {
@@ -108,7 +110,7 @@ int cmd_report(const Args& a) {
   std::string html;
   std::string err = provio::viz::write_report(v, title.empty() ? "provio" : title, a.by_rank, html);
   if (!err.empty()) return fail(err);
-  return write_file(a.output, html);
+  return provio::tools::exit_code(write_file(a.output, html), g.damaged());
 }
 
 }  // namespace
