@@ -81,7 +81,10 @@ def run_values(graph):
 
 def normalise(text, values):
     for value in sorted(values, key=len, reverse=True):
-        text = text.replace(value, values[value])
+        if value.isdigit():  # a pid or tid: a whole number, never the digits inside another one
+            text = re.sub(r"(?<![0-9])" + value + r"(?![0-9])", values[value], text)
+        else:
+            text = text.replace(value, values[value])
     # summary activity IRIs of the format before: <thread>/<api>/<Op>/e<n>[-<m>][/f<flags>]
     text = re.sub(r"(RUN/thread/\d+)/([A-Za-z0-9_%.~-]+)/(" + OPS + r")/e(\d+(?:-\d+)?)(?:/f(\d+))?",
                   lambda m: f"{m[1]}/{m[2]}-{m[3]}-e{m[4]}" + (f"-f{m[5]}" if m[5] else ""), text)
