@@ -29,6 +29,9 @@ Table& table() {
   }();
   return *t;
 }
+// Built as the library loads, before the program starts threads: a fork while another thread ran
+// the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
+[[maybe_unused]] Table& g_table_at_load = table();
 
 }  // namespace
 

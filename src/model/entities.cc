@@ -99,6 +99,9 @@ Registry& registry() {
   }();
   return *r;
 }
+// Built as the library loads, before the program starts threads: a fork while another thread ran
+// the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
+[[maybe_unused]] Registry& g_registry_at_load = registry();
 
 }  // namespace
 

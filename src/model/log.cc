@@ -31,6 +31,9 @@ LogState& state() {
   static LogState* s = new LogState;  // never destroyed: exit handlers may still warn
   return *s;
 }
+// Built as the library loads, before the program starts threads: a fork while another thread ran
+// the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
+[[maybe_unused]] LogState& g_state_at_load = state();
 
 // PROVIO_LOG, opened for this message; -1 (stderr then) unless it is a regular file of our own with
 // no other name. O_NOFOLLOW and the checks keep another user's symlink, hard link, FIFO (which

@@ -20,6 +20,9 @@ Overflow& overflow() {
   static Overflow* o = new Overflow;  // never destroyed: descriptors are used during exit
   return *o;
 }
+// Built as the library loads, before the program starts threads: a fork while another thread ran
+// the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
+[[maybe_unused]] Overflow& g_overflow_at_load = overflow();
 
 }  // namespace
 

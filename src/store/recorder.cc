@@ -34,13 +34,25 @@ struct Registry {
   // Bytes of all logs' buffers: changed under mutex, except by reserve_memory (a table growing).
   std::atomic<std::size_t> memory{0};
   unsigned next_thread_index = 0;  // guarded by mutex
-  bool hooks_installed = false;    // guarded by mutex
+  bool exit_hook_installed = false;  // guarded by mutex
 };
 
+void on_fork_prepare();
+void on_fork_parent();
+void on_fork_child();
+
 Registry& registry() {
-  static Registry* r = new Registry;  // never destroyed: thread exits may follow static teardown
+  static Registry* r = [] {
+    auto* created = new Registry;  // never destroyed: thread exits may follow static teardown
+    // Before any thread can hold the mutex: a fork child must never inherit it locked.
+    pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
+    return created;
+  }();
   return *r;
 }
+// Built as the library loads, before the program starts threads: a fork while another thread ran
+// the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
+[[maybe_unused]] Registry& g_registry_at_load = registry();
 
 // 0 = not yet read, else Level + 1.
 std::atomic<std::uint8_t> g_level{0};
@@ -49,9 +61,6 @@ thread_local ThreadLog* tls_log = nullptr;
 thread_local bool tls_detached = false;  // this thread's log was finalised (thread exiting)
 
 void on_process_exit();
-void on_fork_prepare();
-void on_fork_parent();
-void on_fork_child();
 
 // Owns the calling thread's log; its destructor runs at thread exit.
 struct ThreadOwner {
@@ -80,10 +89,9 @@ ThreadLog* attach_thread() {
   ThreadLog* log = nullptr;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
-    if (!r.hooks_installed) {
-      r.hooks_installed = true;
+    if (!r.exit_hook_installed) {
+      r.exit_hook_installed = true;
       std::atexit(on_process_exit);
-      pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
     }
     std::size_t capacity = lvl == model::Level::kTrace ? cfg.trace_events : cfg.summary_slots;
     // A trace log has two buffers (one may be with the background writer); a summary slot has
