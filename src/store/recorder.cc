@@ -33,7 +33,7 @@ struct Registry {
   std::vector<ThreadLog*> logs;  // guarded by mutex
   // Bytes of all logs' buffers: changed under mutex, except by reserve_memory (a table growing).
   std::atomic<std::size_t> memory{0};
-  unsigned next_thread_index = 0;  // guarded by mutex
+  unsigned next_thread_index = 0;    // guarded by mutex
   bool exit_hook_installed = false;  // guarded by mutex
 };
 
