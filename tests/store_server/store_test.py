@@ -24,7 +24,7 @@ import rdflib  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("case")
-for name in ("server-dir", "merge", "query", "record", "a", "b", "c", "work"):
+for name in ("server-dir", "merge", "query", "record", "a", "b", "c", "work", "preload"):
     ap.add_argument("--" + name, required=True)
 args = ap.parse_args()
 server = virtuoso.info(os.path.abspath(args.server_dir))
@@ -267,16 +267,30 @@ def case_concurrent():
         check(local == remote, f"lineage {f} after parallel loads = local")
 
 
-class Failing(http.server.BaseHTTPRequestHandler):
+class Answering(http.server.BaseHTTPRequestHandler):
+    """Answers every request with the server's `status` (with Retry-After when `after` is set),
+    counting the requests."""
     def do_any(self):
-        self.send_response(500)
+        self.server.requests += 1
+        body = b"Internal trouble\n"
+        self.send_response(self.server.status)
+        if self.server.after is not None:
+            self.send_header("Retry-After", str(self.server.after))
         self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(b"Internal trouble\n")
+        self.wfile.write(body)
     do_GET = do_POST = do_PUT = do_any
 
     def log_message(self, *a):
         pass
+
+
+def answering(status, after=None):
+    srv = http.server.HTTPServer(("127.0.0.1", 0), Answering)
+    srv.status, srv.after, srv.requests = status, after, 0
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, f"http://127.0.0.1:{srv.server_address[1]}"
 
 
 def case_failures():
@@ -289,16 +303,25 @@ def case_failures():
           f"server down: retried with backoff, then a clear error: {r.stderr.strip().splitlines()[-1]}")
     r = run(args.query, "stats", "--endpoint", down + "/sparql", expect=2)
     check("Couldn't connect" in r.stderr, f"prov-query, server down: {r.stderr.strip()}")
-    # A server that answers 500.
-    srv = http.server.HTTPServer(("127.0.0.1", 0), Failing)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    bad = f"http://127.0.0.1:{srv.server_address[1]}"
-    r = run(args.merge, jobs[0], "--into", bad + "/sparql-graph-crud-auth", expect=1)
-    check("HTTP 500: Internal trouble" in r.stderr and "not loaded" not in r.stderr or "HTTP 500" in r.stderr,
-          f"HTTP 500: clear error, exit 1: {r.stderr.strip().splitlines()[-1]}")
-    r = run(args.query, "programs", "--endpoint", bad + "/sparql", expect=2)
-    check("HTTP 500" in r.stderr, f"prov-query, HTTP 500: {r.stderr.strip()}")
-    srv.shutdown()
+    # Answers a retry cannot cure fail at once, with the server's message: one request each.
+    for status, after in ((500, None), (400, None), (404, None), (503, None), (429, None)):
+        srv, bad = answering(status, after)
+        r = run(args.merge, jobs[0], "--into", bad + "/sparql-graph-crud-auth", expect=1)
+        check(f"HTTP {status}: Internal trouble" in r.stderr and "retrying" not in r.stderr and srv.requests == 1,
+              f"HTTP {status}: not retried ({srv.requests} request), clear error, exit 1: {r.stderr.strip().splitlines()[-1]}")
+        srv.requests = 0
+        r = run(args.query, "programs", "--endpoint", bad + "/sparql", expect=2)
+        check(f"HTTP {status}" in r.stderr and srv.requests == 1, f"prov-query, HTTP {status}: {r.stderr.strip()}")
+        srv.shutdown()
+    # Answers a retry can cure are retried: a gateway's, and a busy server's that says when.
+    for status, after in ((502, None), (503, 0), (429, 1)):
+        srv, bad = answering(status, after)
+        r = run(args.merge, jobs[0], "--into", bad + "/sparql-graph-crud-auth", expect=1)
+        wait = f"retrying in {after} s" if after is not None else "retrying in 0.25 s"
+        check(wait in r.stderr and "after 5 tries" in r.stderr and srv.requests == 5,
+              f"HTTP {status}{'' if after is None else ' Retry-After: ' + str(after)}: retried ({srv.requests} requests): "
+              + r.stderr.strip().splitlines()[-1])
+        srv.shutdown()
     after = {f: open(os.path.join(d, f), "rb").read() for d in jobs for f in os.listdir(d)}
     check(before == after, "nothing lost locally: the raw files are untouched")
     # Credentials: wrong password refused; a credentials file others can read refused.
@@ -316,6 +339,70 @@ def case_failures():
     check(not any(b"dba" in v for v in after.values()), "no credential in the provenance files")
 
 
+def case_auth():
+    """HTTPS (the server's self-signed certificate, trusted through --ca-file), digest and basic
+    authentication, credentials from a file and from ~/.netrc; never in a message or provenance."""
+    jobs = scenario()
+    user, password = server["loader"]
+    https = f"https://127.0.0.1:{server['https']}"
+    creds = os.path.join(work, "credentials")
+    with open(os.open(creds, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write(f"machine 127.0.0.1 login {user} password {password}\n")
+    home = os.path.join(work, "home")
+    os.makedirs(home)
+    shutil.copy(creds, os.path.join(home, ".netrc"))
+    env_file = dict(ENV, PROVIO_CREDENTIALS=creds)
+    env_netrc = {k: v for k, v in ENV.items() if k != "PROVIO_CREDENTIALS"}
+    env_netrc["HOME"] = home
+    ca = ("--ca-file", server["ca"])
+    into(jobs[0])  # over plain HTTP, to ask about over HTTPS
+    merged = os.path.join(work, "job1.ttl")
+    run(args.merge, "-q", jobs[0], "-o", merged)
+    local = run(args.query, "programs", "-f", "csv", merged).stdout
+    messages = []
+
+    def ask(url, env, *extra, expect=0):
+        r = run(args.query, "programs", "-f", "csv", "--endpoint", url, *extra, env=env, expect=expect)
+        messages.append(r.stderr)
+        return r
+
+    for path, way in (("/sparql-auth", "digest"), ("/basic/sparql-auth", "basic")):
+        r = ask(https + path, env_file, *ca)
+        check(r.stdout == local, f"HTTPS, {way}, credentials from a file: the answer is the local one")
+        r = ask(https + path, env_netrc, *ca)
+        check(r.stdout == local, f"HTTPS, {way}, credentials from ~/.netrc: the answer is the local one")
+        r = ask(https + path, env_file, *ca, "--credentials", os.path.join(work, "missing"), expect=2)
+        check("cannot read credentials" in r.stderr, f"HTTPS, {way}: a missing credentials file is refused")
+    # Removal is a SPARQL Update through the authenticated endpoint, over HTTPS.
+    r = run(args.merge, "--into", https + "/sparql-graph-crud-auth", "--remove", PREFIX + "job1", *ca, env=env_netrc)
+    messages.append(r.stderr)
+    check(run(args.query, "programs", "-f", "csv", "--endpoint", ENDPOINT).stdout.count("\n") == 1,
+          "HTTPS, digest, ~/.netrc: the job is removed")
+    # Without the CA the certificate is refused at once (no retry), naming the cause.
+    r = ask(https + "/sparql-auth", env_file, expect=2)
+    check("retrying" not in r.stderr and "certificate" in r.stderr.lower(),
+          f"HTTPS without --ca-file: refused at once: {r.stderr.strip()}")
+    r = ask(https + "/sparql-auth", env_file, "--ca-file", os.path.join(work, "missing.pem"), expect=2)
+    check("missing.pem: cannot read CA file" in r.stderr, f"a missing CA file: {r.stderr.strip()}")
+    # A wrong password: HTTP 401, and the password tried is not repeated.
+    wrong = os.path.join(work, "wrong")
+    with open(os.open(wrong, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write(f"machine 127.0.0.1 login {user} password {password}-wrong\n")
+    r = ask(https + "/sparql-auth", env_file, *ca, "--credentials", wrong, expect=2)
+    check("HTTP 401" in r.stderr, f"HTTPS, wrong password: {r.stderr.strip()}")
+    # Credentials in the URL would be on the command line: refused without repeating them.
+    r = ask(f"https://{user}:{password}@127.0.0.1:{server['https']}/sparql-auth", env_file, *ca, expect=2)
+    check("credentials file" in r.stderr, f"a URL with credentials is refused: {r.stderr.strip()}")
+    check(not any(password in m for m in messages), "no message repeats the password")
+    # prov-query traced by provio: its provenance names the credentials file, never its content.
+    prov = os.path.join(work, "traced")
+    run(args.query, "programs", "--endpoint", https + "/sparql-auth", *ca,
+        env=dict(env_file, LD_PRELOAD=args.preload, PROVIO_DIR=prov))
+    recorded = b"".join(open(os.path.join(d, f), "rb").read() for d, _, fs in os.walk(prov) for f in fs)
+    check(recorded and password.encode() not in recorded,
+          "the provenance of a traced prov-query holds no credential")
+
+
 reset()
-{"load": case_load, "questions": case_questions, "concurrent": case_concurrent, "failures": case_failures}[args.case]()
+{"auth": case_auth, "load": case_load, "questions": case_questions, "concurrent": case_concurrent, "failures": case_failures}[args.case]()
 print("PASS")

@@ -37,11 +37,30 @@ ServerPort = 127.0.0.1:{http}
 ServerRoot = {d}
 ServerThreads = 8
 MaxClientConnections = 8
+SSLPort = 127.0.0.1:{https}
+SSLCertificate = {d}/tls/cert.pem
+SSLPrivateKey = {d}/tls/key.pem
 [SPARQL]
 ResultSetMaxRows = 100000000
 MaxQueryExecutionTime = 0
 MaxQueryCostEstimationTime = 0
 """
+
+
+# The SSL listener (SSLPort) starts with no virtual directories: the SPARQL services are defined on
+# it as on the plain one (digest, Virtuoso's default), plus the same two under /basic/ with HTTP
+# basic authentication; and a loading account with its own password (tests check it never leaks).
+LOADER, LOADER_PASSWORD = "loader", "Lq7-never-shown"
+VHOST = ("DB.DBA.VHOST_DEFINE (lhost=>'*sslini*', vhost=>'*sslini*', lpath=>'{lpath}', ppath=>'{ppath}', is_dav=>1, "
+         "vsp_user=>'dba', opts=>vector('noinherit', 1){auth});\n")
+AUTH = ", sec=>'{sec}', realm=>'SPARQL', auth_fn=>'DB.DBA.HP_AUTH_SPARQL_USER'"
+SETUP = "".join(
+    VHOST.format(lpath=prefix + lpath, ppath=ppath, auth=AUTH.format(sec=sec) if sec else "")
+    for prefix, sec in (("", "digest"), ("/basic", "basic"))
+    for lpath, ppath in (("/sparql-auth", "/!sparql/"), ("/sparql-graph-crud-auth", "/!sparql-graph-crud/"))
+) + VHOST.format(lpath="/sparql", ppath="/!sparql/", auth="") + (
+    f"DB.DBA.USER_CREATE ('{LOADER}', '{LOADER_PASSWORD}');\n"
+    f"GRANT SPARQL_UPDATE TO \"{LOADER}\";\n")
 
 
 def free_port():
@@ -50,12 +69,20 @@ def free_port():
         return s.getsockname()[1]
 
 
+def certificate(d):
+    """A self-signed certificate for 127.0.0.1 (its own CA: clients trust it through DIR/tls/cert.pem)."""
+    os.makedirs(d, mode=0o700)
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", os.path.join(d, "key.pem"),
+                    "-out", os.path.join(d, "cert.pem")], check=True, capture_output=True)
+
+
 def binary():
     return shutil.which("virtuoso-t")
 
 
 def info(d):
-    """The running instance's {pid, http, netrc}; exits with SKIP when there is none."""
+    """The running instance's {pid, http, https, netrc, ca, loader}; exits with SKIP when there is none."""
     if not binary():
         print("SKIP: virtuoso-t is not installed (apt-get install virtuoso-opensource-7-bin)")
         sys.exit(SKIP)
@@ -80,9 +107,10 @@ def start(d, buffers=20000):
     stop(d)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    http, sql = free_port(), free_port()
+    http, https, sql = free_port(), free_port(), free_port()
+    certificate(os.path.join(d, "tls"))
     with open(os.path.join(d, "virtuoso.ini"), "w") as f:
-        f.write(INI.format(d=d, http=http, sql=sql, buffers=buffers, dirty=buffers * 3 // 4))
+        f.write(INI.format(d=d, http=http, https=https, sql=sql, buffers=buffers, dirty=buffers * 3 // 4))
     netrc = os.path.join(d, "netrc")
     with open(os.open(netrc, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
         f.write("machine 127.0.0.1 login dba password dba\n")
@@ -97,8 +125,18 @@ def start(d, buffers=20000):
             p.kill()
             return 1
         time.sleep(0.2)
+    setup = os.path.join(d, "setup.sql")
+    with open(setup, "w") as f:
+        f.write(SETUP)
+    r = subprocess.run(["isql-vt", f"127.0.0.1:{sql}", "dba", "dba", setup], capture_output=True, text=True, timeout=60)
+    if r.returncode != 0 or "Error" in r.stdout + r.stderr:
+        print(r.stdout, r.stderr)
+        print("virtuoso: setting up HTTPS and the loading account failed")
+        p.kill()
+        return 1
     with open(os.path.join(d, "server.json"), "w") as f:
-        json.dump({"pid": p.pid, "http": http, "netrc": netrc}, f)
+        json.dump({"pid": p.pid, "http": http, "https": https, "netrc": netrc,
+                   "ca": os.path.join(d, "tls", "cert.pem"), "loader": [LOADER, LOADER_PASSWORD]}, f)
     print(f"virtuoso pid {p.pid} on 127.0.0.1:{http}, answering after {time.monotonic() - t0:.1f} s")
     return 0
 

@@ -20,8 +20,37 @@ std::size_t collect(char* data, std::size_t size, std::size_t n, void* user) {
   return size * n;
 }
 
-bool transient(long status) {
-  return status == 408 || status == 429 || status >= 500;
+// What a retry can cure: a server that could not be reached or whose answer was cut off, and a
+// gateway that could not reach it. Anything else (bad URL, TLS verification, a refused login)
+// fails the same way every time.
+bool transient(CURLcode rc) {
+  switch (rc) {
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE: return true;
+    default: return false;
+  }
+}
+
+// The server's own wait before a retry (RFC 9110 10.2.3): seconds, or -1 when it gave none.
+double retry_after(CURL* c) {
+  curl_header* h = nullptr;
+  if (curl_easy_header(c, "Retry-After", 0, CURLH_HEADER, -1, &h) != CURLHE_OK) return -1;
+  curl_off_t seconds = 0;  // libcurl reads both forms, seconds and an HTTP date
+  if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &seconds) != CURLE_OK) return -1;
+  return static_cast<double>(seconds);
+}
+
+// Answers a retry can cure: a gateway's (502, 504), or a server that says when to come back
+// (503 Service Unavailable, 429 Too Many Requests, with Retry-After). A 500 or any other 4xx is
+// the same answer next time: failing at once gives the user the server's message without a wait.
+bool transient(long status, double after) {
+  return status == 502 || status == 504 || ((status == 503 || status == 429) && after >= 0);
 }
 
 // The first line of an error body, for the message (servers answer with HTML or plain text).
@@ -61,6 +90,7 @@ std::string default_netrc() {
 struct Client::Impl {
   CURL* curl = nullptr;
   std::string netrc;
+  std::string ca_file;
   Retry retry;
   // Credentials go out only once a server asked for them (HTTP 401): libcurl probes digest
   // authentication with an empty POST, which a server that needs none answers as a real request.
@@ -72,6 +102,7 @@ Client::Client(Auth auth, Retry retry) : impl_(std::make_unique<Impl>()) {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   impl_->curl = curl_easy_init();
   impl_->netrc = auth.netrc_file.empty() ? default_netrc() : auth.netrc_file;
+  impl_->ca_file = auth.ca_file;
   impl_->retry = retry;
 }
 
@@ -84,8 +115,12 @@ bool Client::ready(std::string& error) const {
     error = "cannot initialise libcurl";
     return false;
   }
-  if (impl_->netrc.empty()) return true;
   struct stat st;
+  if (!impl_->ca_file.empty() && ::stat(impl_->ca_file.c_str(), &st) != 0) {
+    error = impl_->ca_file + ": cannot read CA file";
+    return false;
+  }
+  if (impl_->netrc.empty()) return true;
   if (::stat(impl_->netrc.c_str(), &st) != 0) {
     error = impl_->netrc + ": cannot read credentials file";
     return false;
@@ -121,6 +156,7 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+    if (!impl_->ca_file.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, impl_->ca_file.c_str());
     if (impl_->authenticate) {
       curl_easy_setopt(c, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
       curl_easy_setopt(c, CURLOPT_NETRC_FILE, impl_->netrc.c_str());
@@ -131,9 +167,10 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
     curl_slist_free_all(headers);
     std::string problem;
     bool retry = false;
+    double wait = delay;
     if (rc != CURLE_OK) {
       problem = curl_easy_strerror(rc);
-      retry = rc != CURLE_UNSUPPORTED_PROTOCOL && rc != CURLE_URL_MALFORMAT && rc != CURLE_LOGIN_DENIED;
+      retry = transient(rc);
     } else {
       curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out.status);
       char* type = nullptr;
@@ -148,7 +185,9 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
       problem = "HTTP " + std::to_string(out.status);
       std::string line = first_line(out.body);
       if (!line.empty()) problem += ": " + line;
-      retry = transient(out.status);
+      double after = retry_after(c);
+      retry = transient(out.status, after);
+      if (after >= 0) wait = std::min(after, impl_->retry.max_delay);
     }
     if (!retry || attempt >= impl_->retry.attempts) {
       error = r.url + ": " + problem + (attempt > 1 ? " (after " + std::to_string(attempt) + " tries)" : "");
@@ -156,11 +195,11 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
     }
     if (on_retry) {
       char d[32];
-      std::snprintf(d, sizeof d, "%g", delay);
+      std::snprintf(d, sizeof d, "%g", wait);
       on_retry(r.url + ": " + problem + "; retrying in " + d + " s (" + std::to_string(attempt + 1) + "/" +
                std::to_string(impl_->retry.attempts) + ")");
     }
-    std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+    std::this_thread::sleep_for(std::chrono::duration<double>(wait));
     delay = std::min(delay * 2, impl_->retry.max_delay);
   }
 }

@@ -33,6 +33,9 @@ struct Response {
 // (which never sends the password).
 struct Auth {
   std::string netrc_file;
+  // PEM certificates to trust for HTTPS instead of the system's (a centre's own CA, a test's
+  // self-signed server); empty: the system's.
+  std::string ca_file;
 };
 
 struct Retry {
@@ -51,7 +54,9 @@ class Client {
   // Checks the credentials file (exists when named, private). False with a message otherwise.
   [[nodiscard]] bool ready(std::string& error) const;
 
-  // Sends `r`; retries connection failures, 408, 429 and 5xx with backoff. True on 2xx.
+  // Sends `r`; retries what a retry can cure (no connection, a cut answer, HTTP 502/504, and
+  // 503/429 with Retry-After, waiting what the server asks up to max_delay) with backoff; fails at
+  // once on any other answer. True on 2xx.
   [[nodiscard]] bool send(const Request& r, Response& out, std::string& error);
 
   // Called with a message before each retry ("… HTTP 503: …; retrying in 0.5 s (2/5)").

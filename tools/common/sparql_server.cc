@@ -71,6 +71,16 @@ std::string microsecond_datetime(const std::string& text) {
 }  // namespace
 
 bool complete_endpoints(Endpoints& e, std::string& error) {
+  // "https://user:password@host/…" would put a password on the command line, in the shell's
+  // history and in every message naming the URL: refused, without repeating it.
+  for (const std::string* u : {&e.query, &e.update, &e.store}) {
+    auto authority = u->find("://");
+    auto end = u->find_first_of("/?#", authority == std::string::npos ? 0 : authority + 3);
+    if (authority != std::string::npos && u->substr(authority + 3, end - authority - 3).find('@') != std::string::npos) {
+      error = "a URL carries credentials (user@host): give them in a credentials file (--credentials)";
+      return false;
+    }
+  }
   for (const Convention& c : kConventions) {
     std::string base;
     auto match = [&](const std::string& url, const char* suffix) {

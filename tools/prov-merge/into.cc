@@ -232,10 +232,11 @@ const char* const kUsage =
     "      --query URL, --update URL   the server's SPARQL query / update URLs when they cannot\n"
     "                       be derived from --into\n"
     "      --credentials FILE  netrc-format credentials (default $PROVIO_CREDENTIALS, ~/.netrc)\n"
+    "      --ca-file FILE   PEM certificates to trust for HTTPS (default: the system's)\n"
     "      --chunk N        triples per request (default 200000)\n";
 
 bool is_option(const std::string& arg) {
-  for (const char* o : {"--into", "--graph", "--remove", "--query", "--update", "--credentials", "--chunk"}) {
+  for (const char* o : {"--into", "--graph", "--remove", "--query", "--update", "--credentials", "--ca-file", "--chunk"}) {
     std::string s = o;
     if (arg == s || arg.rfind(s + "=", 0) == 0) return true;
   }
@@ -260,6 +261,8 @@ bool set_option(const std::string& arg, const std::string& value, Options& o, st
     o.endpoints.update = value;
   } else if (name == "--credentials") {
     o.credentials = value;
+  } else if (name == "--ca-file") {
+    o.ca_file = value;
   } else {
     char* end = nullptr;
     long n = std::strtol(value.c_str(), &end, 10);
@@ -312,7 +315,7 @@ int run(const std::vector<std::string>& inputs, unsigned jobs, bool quiet, const
     std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
     return kExitFailed;
   }
-  net::Client http(net::Auth{o.credentials});
+  net::Client http(net::Auth{o.credentials, o.ca_file});
   if (!http.ready(error)) {
     std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
     return kExitFailed;

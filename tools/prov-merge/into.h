@@ -18,6 +18,7 @@ namespace provio::into {
 struct Options {
   sparql::Endpoints endpoints;  // --into is the Graph Store URL; --query / --update override
   std::string credentials;      // netrc-format file
+  std::string ca_file;          // PEM certificates to trust for HTTPS
   std::string graph;            // --graph NAME: the job's name when there is one job
   std::vector<std::string> remove;
   std::size_t chunk = 200000;  // triples per request

@@ -179,12 +179,12 @@ Status Graph::load_redland() {
   return s;
 }
 
-Status Graph::open_endpoint(const std::string& query_url, const std::string& credentials) {
+Status Graph::open_endpoint(const std::string& query_url, net::Auth auth) {
   sparql::Endpoints e;
   e.query = query_url;
   std::string error;
   if (!sparql::complete_endpoints(e, error)) return Status::error(error);
-  remote_ = std::make_unique<RemoteGraph>(e, credentials);
+  remote_ = std::make_unique<RemoteGraph>(e, std::move(auth));
   if (!remote_->open(error)) return Status::error(error);
   return Status::success();
 }

@@ -67,7 +67,7 @@ class Graph {
   // Whether load() dropped or skipped something of its input.
   bool damaged() const { return damaged_; }
   // Opens the union of provio's job graphs on a SPARQL 1.1 server instead (remote_graph.h).
-  Status open_endpoint(const std::string& query_url, const std::string& credentials);
+  Status open_endpoint(const std::string& query_url, net::Auth auth);
 
   // Question rounds: a graph on a server answers a fact it has not fetched yet as absent and
   // notes it; after a round that missed something, fetch_missing() fetches it all and the
@@ -93,6 +93,8 @@ class Graph {
   bool has_object(std::string_view o) const;
 
   std::size_t size() const;
+  // The server's graph when opened with open_endpoint(), else null.
+  const RemoteGraph* remote() const { return remote_.get(); }
   // The prov-merge store directory when the input is one, else "".
   const std::string& store_dir() const { return store_dir_; }
   librdf_world* world() const { return world_; }

@@ -63,6 +63,7 @@ constexpr const char* kUsage =
     "  -V, --version                     the provio version\n"
     "      --endpoint URL                the job graphs of a SPARQL 1.1 server instead of INPUT\n"
     "      --credentials FILE            netrc-format credentials for --endpoint\n"
+    "      --ca-file FILE                PEM certificates to trust for HTTPS (default: the system's)\n"
     "  -h, --help                        this help (or COMMAND --help)\n"
     "\n"
     "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
@@ -171,7 +172,7 @@ bool takes_value(const std::string& o) {
       "-f",          "--format", "-o",          "--output",   "-i",           "--input",  "--store",
       "-e",          "--depth",  "--by",        "--top",      "--project",    "--filter", "--agg",
       "--group-by",  "--sort",   "--limit",     "--metric",   "-k",           "--stage",  "--per",
-      "--task-time", "--used",   "--selection", "--endpoint", "--credentials"};
+      "--task-time", "--used",   "--selection", "--endpoint", "--credentials", "--ca-file"};
   for (const char* w : with_value)
     if (o == w) return true;
   return false;
@@ -279,7 +280,7 @@ int load(const Args& a, std::size_t nargs, pq::Graph& g) {
   if (a.flag("--endpoint")) {
     if (!a.inputs.empty() || a.positional.size() > nargs)
       return usage_error("--endpoint excludes other inputs");
-    s = g.open_endpoint(a.get("--endpoint"), a.get("--credentials"));
+    s = g.open_endpoint(a.get("--endpoint"), {a.get("--credentials"), a.get("--ca-file")});
   } else {
     s = g.load(inputs_of(a, nargs));
   }
@@ -376,12 +377,27 @@ int cmd_remake(const Args& a) {
 
 // The I/O activities a question counts: without --nested, POSIX calls made inside HDF5 calls are
 // left out, since the HDF5 activity around them already counts their bytes and time.
-std::vector<pq::ActivityRecord> io_activities(const Args& a, pq::View& v) {
-  auto all = v.activities();
+std::vector<pq::ActivityRecord> counted(const Args& a, std::vector<pq::ActivityRecord> all) {
   if (a.flag("--nested")) return all;
   all.erase(std::remove_if(all.begin(), all.end(), [](const pq::ActivityRecord& r) { return r.nested; }),
             all.end());
   return all;
+}
+
+std::vector<pq::ActivityRecord> io_activities(const Args& a, pq::View& v) {
+  return counted(a, v.activities());
+}
+
+// For questions that only sum: a server sums them grouped by `keys` (View::activity_totals).
+std::vector<pq::ActivityRecord> io_totals(const Args& a, pq::View& v, const std::vector<std::string>& keys) {
+  return counted(a, v.activity_totals(keys));
+}
+
+// What stats --by KEY needs of each activity to find its key.
+std::vector<std::string> stats_keys(const std::string& by) {
+  if (by == "file" || by == "object") return {"entity"};
+  if (by == "rank" || by == "thread" || by == "program") return {"thread"};
+  return {"api"};
 }
 
 int cmd_stats(const Args& a) {
@@ -391,7 +407,8 @@ int cmd_stats(const Args& a) {
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
-    std::string err = pq::stats(v, io_activities(a, v), a.get("--by", "api"), top, r.table);
+    std::string by = a.get("--by", "api");
+    std::string err = pq::stats(v, io_totals(a, v, stats_keys(by)), by, top, r.table);
     if (!err.empty()) return {1, "stats: " + err, {}};
     return r;
   });
@@ -488,14 +505,14 @@ int cmd_simple(const Args& a) {
     if (a.command == "programs")
       t = pq::programs_table(v);
     else if (a.command == "files")
-      t = pq::files_table(v, io_activities(a, v));
+      t = pq::files_table(v, io_totals(a, v, {"entity", "op", "thread"}));
     else if (a.command == "configs")
       t = pq::configs_table(v);
     else {
       std::string iri;
       pq::Status s = v.resolve(a.positional[0], iri);
       if (!s.ok) return {2, s.message, {}};
-      t = pq::objects_table(v, io_activities(a, v), v.file_of(iri));
+      t = pq::objects_table(v, io_totals(a, v, {"entity", "op"}), v.file_of(iri));
     }
     return r;
   });

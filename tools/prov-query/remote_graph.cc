@@ -62,8 +62,8 @@ bool ntriples_table(const std::string& body, Table& out, std::string& error) {
 
 }  // namespace
 
-RemoteGraph::RemoteGraph(sparql::Endpoints endpoints, const std::string& credentials)
-    : http_(std::make_unique<net::Client>(net::Auth{credentials})),
+RemoteGraph::RemoteGraph(sparql::Endpoints endpoints, net::Auth auth)
+    : http_(std::make_unique<net::Client>(std::move(auth))),
       server_(std::make_unique<sparql::Server>(std::move(endpoints), *http_)) {}
 
 bool RemoteGraph::open(std::string& error) {
@@ -123,6 +123,14 @@ std::size_t RemoteGraph::size() const {
     size_ = std::strtoull(r.rows[0][0]->value.c_str(), nullptr, 10);
   sized_ = true;
   return size_;
+}
+
+const std::vector<ActivityGroup>* RemoteGraph::activity_groups(const std::vector<std::string>& keys) const {
+  auto it = groups_.find(keys);
+  if (it != groups_.end()) return &it->second;
+  want_groups_.insert(keys);
+  missed_ = true;
+  return nullptr;
 }
 
 void RemoteGraph::add_out(const sparql::Triple& t) {
@@ -217,6 +225,8 @@ bool RemoteGraph::fetch_missing(std::string& error) {
   auto present = take(want_present_);
   bool ok =
       fetch_classes(classes, error) && fetch_incoming(incoming, error) && fetch_presence(present, error);
+  for (const auto& keys : take(want_groups_))
+    ok = ok && fetch_activity_groups(*server_, keys, groups_[keys], error);
   // Classes bring their members' descriptions: fetch only the subjects still unknown.
   std::vector<std::string> subjects;
   for (auto& s : take(want_out_))

@@ -340,10 +340,7 @@ std::vector<ActivityRecord> View::compute_activities() {
       else if (auto used = g_.objects(a, prov("used")); !used.empty())
         r.entity = used.front().value;
     }
-    if (!r.entity.empty()) r.file = file_of(r.entity);
     r.thread = g_.value(a, prov("wasAssociatedWith"));
-    r.program = r.thread.empty() ? "" : program_of_thread(r.thread);
-    if (!r.program.empty()) r.rank = program(r.program).rank;
     std::string v = g_.value(a, provio("count"));
     r.count = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
     v = g_.value(a, provio("bytes"));
@@ -353,26 +350,49 @@ std::vector<ActivityRecord> View::compute_activities() {
     r.nested = g_.value(a, provio("nested")) == "true";
     r.start = g_.value(a, prov("startedAtTime"));
     r.end = g_.value(a, prov("endedAtTime"));
-    if (!r.entity.empty()) {
-      auto [it, fresh] = labels.try_emplace(r.entity);
-      if (fresh) it->second = entity_label(r.entity, true);
-      r.entity_label = it->second;
-    }
-    if (!r.file.empty()) {
-      auto [it, fresh] = labels.try_emplace(r.file);
-      if (fresh) it->second = entity_label(r.file, true);
-      r.file_label = it->second;
-    }
-    if (!r.program.empty()) r.program_label = program_label(r.program);
-    if (!r.thread.empty()) {
-      auto [it, fresh] = labels.try_emplace(r.thread);
-      if (fresh) it->second = thread_label(r.thread);
-      r.thread_label = it->second;
-    }
+    complete(r, labels);
     out.push_back(std::move(r));
   }
   std::sort(out.begin(), out.end(),
             [](const ActivityRecord& x, const ActivityRecord& y) { return x.iri < y.iri; });
+  return out;
+}
+
+// What a record's entity and thread imply: its file, program, rank and readable names.
+void View::complete(ActivityRecord& r, std::unordered_map<std::string, std::string>& labels) {
+  if (!r.entity.empty()) r.file = file_of(r.entity);
+  r.program = r.thread.empty() ? "" : program_of_thread(r.thread);
+  if (!r.program.empty()) r.rank = program(r.program).rank;
+  auto label = [&](const std::string& iri, bool thread) {
+    auto [it, fresh] = labels.try_emplace(iri);
+    if (fresh) it->second = thread ? thread_label(iri) : entity_label(iri, true);
+    return it->second;
+  };
+  if (!r.entity.empty()) r.entity_label = label(r.entity, false);
+  if (!r.file.empty()) r.file_label = label(r.file, false);
+  if (!r.program.empty()) r.program_label = program_label(r.program);
+  if (!r.thread.empty()) r.thread_label = label(r.thread, true);
+}
+
+std::vector<ActivityRecord> View::activity_totals(const std::vector<std::string>& keys) {
+  const RemoteGraph* remote = g_.remote();
+  if (!remote) return activities();
+  std::vector<ActivityRecord> out;
+  const std::vector<ActivityGroup>* groups = remote->activity_groups(keys);
+  if (!groups) return out;  // fetched after this round
+  std::unordered_map<std::string, std::string> labels;
+  for (const ActivityGroup& grp : *groups) {
+    ActivityRecord& r = out.emplace_back();
+    r.op = grp.op;
+    r.api = grp.api;
+    r.entity = grp.entity;
+    r.thread = grp.thread;
+    r.nested = grp.nested;
+    r.count = grp.count;
+    r.bytes = grp.bytes;
+    r.elapsed_ns = grp.elapsed_ns;
+    complete(r, labels);
+  }
   return out;
 }
 

@@ -73,6 +73,11 @@ class View {
   // (prov-query-activities.tsv, keyed by the store files' sizes and mtimes): a full scan of a
   // Berkeley DB store costs seconds per million triples, the cache a fraction of that.
   std::vector<ActivityRecord> activities();
+  // The I/O activities summed by `keys` (sorted fields among op, api, entity, thread; see
+  // activity_groups.h): from a server, one record per group, summed by the server (iri, start and
+  // end empty); elsewhere activities(). Questions that only sum (stats, files, objects) answer
+  // the same from either.
+  std::vector<ActivityRecord> activity_totals(const std::vector<std::string>& keys);
 
   // Resolves a command-line ENTITY (IRI, path, file.h5:/object) to an IRI present in the graph.
   Status resolve(const std::string& arg, std::string& iri);
@@ -83,6 +88,7 @@ class View {
   std::unordered_map<std::string, std::string> program_of_thread_, program_of_activity_, file_of_;
   std::unordered_map<std::string, ProgramInfo> programs_;
   std::vector<ActivityRecord> compute_activities();
+  void complete(ActivityRecord& r, std::unordered_map<std::string, std::string>& labels);
 };
 
 std::string basename_of(const std::string& path);
