@@ -26,7 +26,7 @@ import rdflib  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("case")
-for name in ("server-dir", "merge", "query", "record", "a", "b", "c", "work", "preload"):
+for name in ("server-dir", "merge", "query", "viz", "record", "a", "b", "c", "work", "preload"):
     ap.add_argument("--" + name, required=True)
 args = ap.parse_args()
 server = virtuoso.info(os.path.abspath(args.server_dir))
@@ -249,6 +249,15 @@ def case_questions():
         # Every answer but the ends of the lineage chain (nothing below detections.csv) has rows.
         check(local_rows == remote_rows and (len(local_rows) > 1 or qn[0] == "lineage"), f"{' '.join(qn)}: the server's answer is the local one"
               + ("" if local_rows == remote_rows else f"\n--- local\n{local}\n--- server\n{remote}"))
+    # prov-viz draws from the server what it draws from the local merge (the report's title
+    # names its input).
+    for what in (["lineage", "decimate.h5", "--both", "-o", "L.dot"], ["lineage", "many.h5", "-o", "L.dot"],
+                 ["report", "-o", "L.html"]):
+        run(args.viz, *what, merged)
+        local = open(os.path.join(work, what[-1])).read().replace(merged, "INPUT")
+        run(args.viz, *what, "--endpoint", ENDPOINT)
+        remote = open(os.path.join(work, what[-1])).read().replace(ENDPOINT, "INPUT")
+        check(local == remote and len(local) > 500, f"prov-viz {' '.join(what[:-2])}: drawn from the server as from the local merge")
 
 
 def case_concurrent():

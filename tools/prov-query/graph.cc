@@ -195,6 +195,15 @@ Status Graph::fetch_missing() {
   return Status::success();
 }
 
+Status Graph::in_rounds(const std::function<void()>& question) {
+  for (;;) {
+    begin_round();
+    question();
+    if (!missed()) return Status::success();
+    if (Status s = fetch_missing(); !s.ok) return s;
+  }
+}
+
 Status Graph::sparql(std::string_view text, Table& out) {
   if (remote_) {
     std::string error;

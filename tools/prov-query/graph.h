@@ -8,6 +8,7 @@
 
 #include <redland.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -77,6 +78,9 @@ class Graph {
   }
   bool missed() const { return remote_ && remote_->missed(); }
   Status fetch_missing();
+  // Asks `question` (which reads the graph) until a round misses nothing; its last round's
+  // results are the answer. Fails only when fetching what it missed fails.
+  Status in_rounds(const std::function<void()>& question);
 
   // Runs a SPARQL query (prefixes predeclared). SELECT → its bindings; ASK → one column
   // "boolean"; CONSTRUCT/DESCRIBE → columns subject, predicate, object.

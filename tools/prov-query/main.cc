@@ -299,19 +299,15 @@ struct Answer {
 // Asks `question` until the graph has every fact it looked at (a server's graph is fetched in
 // rounds, remote_graph.h; a local graph answers in one), then prints the last round's answer.
 int answer(const Args& a, pq::Graph& g, const std::function<Answer(pq::View&)>& question) {
-  for (;;) {
-    g.begin_round();
+  Answer r;
+  pq::Status s = g.in_rounds([&] {
     pq::View v(g);
-    Answer r = question(v);
-    if (g.missed()) {
-      pq::Status s = g.fetch_missing();
-      if (!s.ok) return fail(s.message);
-      continue;
-    }
-    if (r.code == 1) return usage_error(r.message);
-    if (r.code != 0) return fail(r.message);
-    return provio::tools::exit_code(emit(a, r.table), g.damaged());
-  }
+    r = question(v);
+  });
+  if (!s.ok) return fail(s.message);
+  if (r.code == 1) return usage_error(r.message);
+  if (r.code != 0) return fail(r.message);
+  return provio::tools::exit_code(emit(a, r.table), g.damaged());
 }
 
 int cmd_sparql(const Args& a) {

@@ -36,6 +36,9 @@ constexpr const char* kUsage =
     "         with bytes; top I/O costs; a timeline per run; the lineage of the outputs.\n"
     "\n"
     "  --by-rank       the ranks of an MPI job step one by one (default: one run of N ranks)\n"
+    "  --endpoint URL  the job graphs of a SPARQL 1.1 server instead of INPUT (docs/shared-store.md)\n"
+    "  --credentials FILE  netrc-format credentials for --endpoint\n"
+    "  --ca-file FILE  PEM certificates to trust for HTTPS (default: the system's)\n"
     "  -q, --quiet     no progress line on a terminal\n"
     "  -V, --version   the provio version\n"
     "  -h, --help      this help\n";
@@ -51,7 +54,7 @@ int fail(const std::string& m) {
 }
 
 struct Args {
-  std::string command, output;
+  std::string command, output, endpoint, credentials, ca_file;
   std::vector<std::string> positional, inputs;
   int depth = -1;
   bool up = false, down = false, quiet = false, by_rank = false;
@@ -60,10 +63,11 @@ struct Args {
 int load(const Args& a, std::size_t nargs, provio::query::Graph& g) {
   std::vector<std::string> in = a.inputs;
   for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
+  if (!a.endpoint.empty() && !in.empty()) return usage_error("--endpoint excludes other inputs");
   if (in.empty()) in = provio::tools::default_inputs();
   provio::tools::Progress progress(kTool, a.quiet);
   progress.step("loading");
-  auto s = g.load(in);
+  auto s = a.endpoint.empty() ? g.load(in) : g.open_endpoint(a.endpoint, {a.credentials, a.ca_file});
   if (s.ok)
     for (const auto& m : g.messages()) std::cerr << kTool << ": " << m << "\n";
   return s.ok ? 0 : fail(s.message);
@@ -84,16 +88,22 @@ int cmd_lineage(const Args& a) {
     return usage_error("lineage: -o must end in .dot, .svg, .png or .pdf");
   provio::query::Graph g;
   if (int rc = load(a, 1, g)) return rc;
-  provio::query::View v(g);
-  std::string iri;
-  auto s = v.resolve(a.positional[0], iri);
-  if (!s.ok) return fail(s.message);
   provio::viz::DotOptions opt;
   opt.depth = a.depth;
   opt.down = a.down;
   opt.up = a.up || !a.down;
   opt.by_rank = a.by_rank;
-  std::string dot = provio::viz::lineage_dot(v, v.activities(), {iri}, opt);
+  std::string dot;
+  provio::query::Status resolved;
+  // A server's graph is read in rounds (prov-query's remote_graph.h): the last round's drawing.
+  auto fetched = g.in_rounds([&] {
+    provio::query::View v(g);
+    std::string iri;
+    resolved = v.resolve(a.positional[0], iri);
+    if (resolved.ok) dot = provio::viz::lineage_dot(v, v.activities(), {iri}, opt);
+  });
+  if (!fetched.ok) return fail(fetched.message);
+  if (!resolved.ok) return fail(resolved.message);
   if (ext == "dot") return provio::tools::exit_code(write_file(a.output, dot), g.damaged());
   std::string err = provio::viz::render(dot, ext, a.output);
   return provio::tools::exit_code(err.empty() ? 0 : fail(err), g.damaged());
@@ -103,12 +113,16 @@ int cmd_report(const Args& a) {
   if (a.output.empty()) return usage_error("report: missing -o OUT.html");
   provio::query::Graph g;
   if (int rc = load(a, 0, g)) return rc;
-  provio::query::View v(g);
-  std::string title;
+  std::string title = a.endpoint;
   for (const auto& i : a.inputs) title += (title.empty() ? "" : " ") + i;
   for (const auto& i : a.positional) title += (title.empty() ? "" : " ") + i;
-  std::string html;
-  std::string err = provio::viz::write_report(v, title.empty() ? "provio" : title, a.by_rank, html);
+  std::string html, err;
+  auto fetched = g.in_rounds([&] {
+    provio::query::View v(g);
+    html.clear();
+    err = provio::viz::write_report(v, title.empty() ? "provio" : title, a.by_rank, html);
+  });
+  if (!fetched.ok) return fail(fetched.message);
   if (!err.empty()) return fail(err);
   return provio::tools::exit_code(write_file(a.output, html), g.damaged());
 }
@@ -122,7 +136,8 @@ int main(int argc, char** argv) {
     provio::tools::OptionWord word(argv[i]);
     const std::string& s = word.name;
     auto value = [&](std::string& out) { return word.value(argc, argv, i, out); };
-    if (word.has_inline && s != "--output" && s != "--input" && s != "--store" && s != "--depth")
+    if (word.has_inline && s != "--output" && s != "--input" && s != "--store" && s != "--depth" &&
+        s != "--endpoint" && s != "--credentials" && s != "--ca-file")
       return usage_error("option " + s + " takes no value");
     if (s == "-h" || s == "--help") {
       std::cout << kUsage;
@@ -154,6 +169,9 @@ int main(int argc, char** argv) {
       a.down = true;
     } else if (s == "--both") {
       a.up = a.down = true;
+    } else if (s == "--endpoint" || s == "--credentials" || s == "--ca-file") {
+      std::string& to = s == "--endpoint" ? a.endpoint : s == "--credentials" ? a.credentials : a.ca_file;
+      if (!value(to)) return usage_error(s + " needs a value");
     } else if (s == "--by-rank") {
       a.by_rank = true;
     } else if (s.size() > 1 && s[0] == '-') {
