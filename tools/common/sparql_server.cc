@@ -76,7 +76,8 @@ bool complete_endpoints(Endpoints& e, std::string& error) {
   for (const std::string* u : {&e.query, &e.update, &e.store}) {
     auto authority = u->find("://");
     auto end = u->find_first_of("/?#", authority == std::string::npos ? 0 : authority + 3);
-    if (authority != std::string::npos && u->substr(authority + 3, end - authority - 3).find('@') != std::string::npos) {
+    if (authority != std::string::npos &&
+        u->substr(authority + 3, end - authority - 3).find('@') != std::string::npos) {
       error = "a URL carries credentials (user@host): give them in a credentials file (--credentials)";
       return false;
     }

@@ -236,7 +236,8 @@ const char* const kUsage =
     "      --chunk N        triples per request (default 200000)\n";
 
 bool is_option(const std::string& arg) {
-  for (const char* o : {"--into", "--graph", "--remove", "--query", "--update", "--credentials", "--ca-file", "--chunk"}) {
+  for (const char* o :
+       {"--into", "--graph", "--remove", "--query", "--update", "--credentials", "--ca-file", "--chunk"}) {
     std::string s = o;
     if (arg == s || arg.rfind(s + "=", 0) == 0) return true;
   }

@@ -168,11 +168,13 @@ int fail(const std::string& message) {
 
 // Options that take a value, per command ("*" = every command).
 bool takes_value(const std::string& o) {
-  static const char* with_value[] = {
-      "-f",          "--format", "-o",          "--output",   "-i",           "--input",  "--store",
-      "-e",          "--depth",  "--by",        "--top",      "--project",    "--filter", "--agg",
-      "--group-by",  "--sort",   "--limit",     "--metric",   "-k",           "--stage",  "--per",
-      "--task-time", "--used",   "--selection", "--endpoint", "--credentials", "--ca-file"};
+  static const char* with_value[] = {"-f",         "--format",      "-o",         "--output",
+                                     "-i",         "--input",       "--store",    "-e",
+                                     "--depth",    "--by",          "--top",      "--project",
+                                     "--filter",   "--agg",         "--group-by", "--sort",
+                                     "--limit",    "--metric",      "-k",         "--stage",
+                                     "--per",      "--task-time",   "--used",     "--selection",
+                                     "--endpoint", "--credentials", "--ca-file"};
   for (const char* w : with_value)
     if (o == w) return true;
   return false;
