@@ -1,13 +1,15 @@
 // The connector's wrapper around every object the connector below hands up (files, groups,
-// datasets, attributes, named datatypes, async requests), and what provio knows about it.
-// Hard rule: a wrapper owns one reference on its under connector id and nothing else of HDF5's;
-// it is freed only after the under object was successfully released (or unwrapped).
+// datasets, attributes, named datatypes, async requests), what provio knows about it, and its
+// lifetime. Hard rule: a wrapper owns one reference on its under connector id and nothing else
+// of HDF5's; it is freed only after the under object was successfully released (or unwrapped).
 #pragma once
 
 #include <hdf5.h>
 
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <type_traits>
 
 #include "model/event.h"
 
@@ -24,7 +26,41 @@ struct Obj {
   std::int64_t points = -1;                   // dataset / attribute extent in elements, -1 unknown
 };
 
-// Connector info (what HDF5 keeps in a FAPL for us).
-struct Info;
+inline Obj* as_obj(void* p) {
+  return static_cast<Obj*>(p);
+}
+inline const Obj* as_obj(const void* p) {
+  return static_cast<const Obj*>(p);
+}
+
+// A new wrapper holding a reference on `under_id`; nullptr (and a warning once) when out of
+// memory.
+Obj* new_obj(void* under, hid_t under_id);
+
+// A wrapper for a child of `parent` (same file, same driver).
+Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type);
+
+// Releases the wrapper and its reference, keeping the caller's error stack.
+void free_obj(Obj* o);
+
+// The one place async requests are wrapped: the under connector's request becomes ours.
+inline void wrap_request(void** req, hid_t under_id) {
+  if (req && *req) *req = new_obj(*req, under_id);
+}
+
+// The request argument of a callback: its last argument when that is a void**, else none.
+template <typename... A>
+void** request_arg(A... a) {
+  if constexpr (sizeof...(A) == 0) {
+    return nullptr;
+  } else {
+    using Last = std::tuple_element_t<sizeof...(A) - 1, std::tuple<A...>>;
+    if constexpr (std::is_same_v<Last, void**>) {
+      return std::get<sizeof...(A) - 1>(std::forward_as_tuple(a...));
+    } else {
+      return nullptr;
+    }
+  }
+}
 
 }  // namespace provio::vol
