@@ -80,7 +80,7 @@ void* open_file(const char* name, hid_t fapl, void** req, Op op, model::ApiId ap
   const bool mpio = s.on && uses_mpio(fapl);
   Timing t;
   void* under = timed(s.on, t, [&] { return under_call(u.id()); });
-  Obj* o = under ? new_obj(under, u.under_id()) : nullptr;
+  Obj* o = under ? new_obj(under, u.under_id(), is_native(u.under_id())) : nullptr;
   wrap_request(req, u.under_id());
   if (o && s.on) {
     refine_rank();

@@ -27,14 +27,14 @@ struct Scope {
   bool on = store::enabled();
 };
 
-// Runs `f`, timing it into `t` when `on`.
+// Runs `f`, timing it into `t` when `on` (monotonic duration, wall-clock start: record.h).
 template <typename F>
 auto timed(bool on, Timing& t, F&& f) {
   if (!on) return f();
-  model::clock::Stopwatch sw;
+  const std::uint64_t start = model::clock::mono_ns();
   auto r = f();
-  t.elapsed = sw.elapsed_ns();
-  t.start = sw.start_wall_ns();
+  t.elapsed = model::clock::mono_ns() - start;
+  t.start = wall_at(start);
   return r;
 }
 

@@ -8,7 +8,7 @@
 
 namespace provio::vol {
 
-Obj* new_obj(void* under, hid_t under_id) {
+Obj* new_obj(void* under, hid_t under_id, bool native_under) {
   auto* o = new (std::nothrow) Obj;
   if (!o) {
     model::warn_once("vol-oom", "VOL connector: out of memory wrapping an HDF5 object");
@@ -16,12 +16,17 @@ Obj* new_obj(void* under, hid_t under_id) {
   }
   o->under = under;
   o->under_id = under_id;
-  H5Iinc_ref(under_id);
+  o->native_under = native_under;
+  if (!native_under) H5Iinc_ref(under_id);
   return o;
 }
 
+bool is_native(hid_t under_id) {
+  return under_id >= 0 && under_id == H5VL_NATIVE;
+}
+
 Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type) {
-  Obj* o = new_obj(under, under_id);
+  Obj* o = new_obj(under, under_id, parent && parent->native_under);
   if (o) {
     o->type = type;
     if (parent) {
@@ -33,8 +38,10 @@ Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type) 
 }
 
 void free_obj(Obj* o) {
-  ErrorStackKeeper keep;
-  H5Idec_ref(o->under_id);
+  if (!o->native_under) {
+    ErrorStackKeeper keep;
+    H5Idec_ref(o->under_id);
+  }
   delete o;
 }
 

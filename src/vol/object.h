@@ -24,6 +24,9 @@ struct Obj {
   std::string path;                           // full path inside the file; empty when not (yet) known
   bool mpio = false;                          // its file was opened with the MPI-IO driver
   std::int64_t points = -1;                   // dataset / attribute extent in elements, -1 unknown
+  // The connector below is HDF5's native one, whose id the library holds until it closes: the
+  // wrapper then holds no reference of its own (two id lookups per object saved).
+  bool native_under = false;
 };
 
 inline Obj* as_obj(void* p) {
@@ -33,11 +36,14 @@ inline const Obj* as_obj(const void* p) {
   return static_cast<const Obj*>(p);
 }
 
-// A new wrapper holding a reference on `under_id`; nullptr (and a warning once) when out of
-// memory.
-Obj* new_obj(void* under, hid_t under_id);
+// A new wrapper holding a reference on `under_id` (none when `native_under`); nullptr (and a
+// warning once) when out of memory.
+Obj* new_obj(void* under, hid_t under_id, bool native_under = false);
 
-// A wrapper for a child of `parent` (same file, same driver).
+// Whether `under_id` is the library's own native connector id (see Obj::native_under).
+bool is_native(hid_t under_id);
+
+// A wrapper for a child of `parent` (same file, same driver, same connector below).
 Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type);
 
 // Releases the wrapper and its reference, keeping the caller's error stack.

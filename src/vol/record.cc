@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "model/clock.h"
 #include "model/identity.h"
 #include "vol/error_stack.h"
 #include "vol/naming.h"
@@ -34,6 +35,23 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
   }
   if (!tracks(class_of(o->type))) return;
   emit(op, api, entity_of(o), t);
+}
+
+std::uint64_t wall_at(std::uint64_t mono) {
+  constexpr std::int64_t kResampleNs = 1000000;
+  static std::atomic<std::uint64_t> sampled{0};  // monotonic time of the last sample
+  static std::atomic<std::int64_t> offset{0};    // wall − monotonic then
+  std::uint64_t at = sampled.load(std::memory_order_relaxed);
+  std::int64_t age = static_cast<std::int64_t>(mono - at);
+  if (at != 0 && age >= 0 && age <= kResampleNs) {
+    return mono + static_cast<std::uint64_t>(offset.load(std::memory_order_relaxed));
+  }
+  std::uint64_t wall = model::clock::wall_ns();
+  std::uint64_t now = model::clock::mono_ns();
+  std::int64_t off = static_cast<std::int64_t>(wall - now);
+  offset.store(off, std::memory_order_relaxed);
+  sampled.store(now, std::memory_order_relaxed);
+  return mono + static_cast<std::uint64_t>(off);
 }
 
 void refine_rank() {
@@ -67,6 +85,36 @@ bool real_space(hid_t s) {
 }
 
 }  // namespace
+
+// HDF5's predefined native types are immutable, so their sizes are the C types' and need no
+// H5Tget_size (an API call and an id lookup on every transfer). Their ids are read each time:
+// they change if the library is closed and opened again.
+std::size_t type_size(hid_t type) {
+  struct Native {
+    const hid_t* id;
+    std::size_t size;
+  };
+  static const Native natives[] = {
+      {&H5T_NATIVE_INT_g, sizeof(int)},
+      {&H5T_NATIVE_DOUBLE_g, sizeof(double)},
+      {&H5T_NATIVE_FLOAT_g, sizeof(float)},
+      {&H5T_NATIVE_LLONG_g, sizeof(long long)},
+      {&H5T_NATIVE_LONG_g, sizeof(long)},
+      {&H5T_NATIVE_UINT_g, sizeof(unsigned)},
+      {&H5T_NATIVE_ULLONG_g, sizeof(unsigned long long)},
+      {&H5T_NATIVE_ULONG_g, sizeof(unsigned long)},
+      {&H5T_NATIVE_SHORT_g, sizeof(short)},
+      {&H5T_NATIVE_USHORT_g, sizeof(unsigned short)},
+      {&H5T_NATIVE_SCHAR_g, sizeof(signed char)},
+      {&H5T_NATIVE_UCHAR_g, sizeof(unsigned char)},
+  };
+  if (type > 0) {
+    for (const Native& n : natives) {
+      if (*n.id == type) return n.size;
+    }
+  }
+  return H5Tget_size(type);
+}
 
 std::int64_t extent_points(hid_t space) {
   hssize_t n = H5Sget_simple_extent_npoints(space);
@@ -107,7 +155,7 @@ std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid_t file
   } else {
     n = points_of(o);
   }
-  std::size_t size = H5Tget_size(mem_type);
+  std::size_t size = type_size(mem_type);
   if (n <= 0 || size == 0) return 0;
   return static_cast<std::uint64_t>(n) * size;
 }

@@ -21,6 +21,12 @@ struct Timing {
   std::uint64_t elapsed = 0;
 };
 
+// The wall-clock time (ns since the epoch) at monotonic time `mono`: `mono` plus the
+// wall − monotonic offset, re-read when more than a millisecond old. A call is then timed with
+// two clock reads instead of three; a clock step shows within 1 ms, and NTP slewing moves the
+// offset by less than a microsecond in that time.
+std::uint64_t wall_at(std::uint64_t mono);
+
 inline bool tracks(model::EntityClass c) {
   return model::config().tracks(c);
 }
@@ -47,6 +53,9 @@ std::int64_t extent_points(hid_t space);
 
 // Elements in the dataset's (or attribute's) whole extent, cached on the wrapper.
 std::int64_t points_of(Obj* o);
+
+// The size of memory type `type` in bytes (0 when HDF5 cannot say).
+std::size_t type_size(hid_t type);
 
 // Bytes one dataset transfer moves: selected elements × memory type size.
 std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid_t file_space);
