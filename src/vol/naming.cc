@@ -74,12 +74,14 @@ EntityId file_named_below(Obj* o) {
   }
   static std::mutex mutex;
   static auto* cache = new std::unordered_map<std::string, EntityId>;  // open name -> file; never freed
+  static auto* probe = new std::string;  // the key looked up, reused: no allocation per lookup
   std::lock_guard<std::mutex> lock(mutex);
-  auto found = cache->find(std::string(name));
+  probe->assign(name);
+  auto found = cache->find(*probe);
   if (found != cache->end()) return found->second;
   model::ErrnoSaver errno_saver;
   EntityId f = model::file_entity(name);
-  if (cache->size() < 4096) cache->emplace(std::string(name), f);
+  if (cache->size() < 4096) cache->emplace(*probe, f);
   return f;
 }
 
