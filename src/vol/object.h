@@ -1,7 +1,8 @@
 // The connector's wrapper around every object the connector below hands up (files, groups,
 // datasets, attributes, named datatypes, async requests), what provio knows about it, and its
-// lifetime. Hard rule: a wrapper owns one reference on its under connector id and nothing else
-// of HDF5's; it is freed only after the under object was successfully released (or unwrapped).
+// lifetime. Hard rule: a wrapper owns one reference on its under connector id (none when that
+// is the library's own native id) and nothing else of HDF5's; it is freed only after the under
+// object was successfully released (or unwrapped).
 #pragma once
 
 #include <hdf5.h>
@@ -17,7 +18,7 @@ namespace provio::vol {
 
 struct Obj {
   void* under = nullptr;                      // the under connector's object
-  hid_t under_id = H5I_INVALID_HID;           // the under connector (one reference held)
+  hid_t under_id = H5I_INVALID_HID;           // the under connector (referenced unless native)
   H5I_type_t type = H5I_BADID;                // what the object is, when known
   model::EntityId file = model::kNoEntity;    // its file, once known
   model::EntityId entity = model::kNoEntity;  // the object itself (a file: the file)
