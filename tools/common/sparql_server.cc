@@ -217,18 +217,18 @@ bool Server::send_graph(const char* method, const std::string& graph, const std:
   // Virtuoso names the parameter graph-uri (its pre-standard form); sending both is harmless.
   if (e_.store.find("/sparql-graph-crud") != std::string::npos)
     r.url += "&graph-uri=" + net::percent_encode(graph);
-  r.content_type = "application/n-triples";
+  r.content_type = "text/turtle";
   r.body = body;
   net::Response resp;
   return http_.send(r, resp, error);
 }
 
-bool Server::put_graph(const std::string& graph, const std::string& ntriples, std::string& error) {
-  return send_graph("PUT", graph, ntriples, error);
+bool Server::put_graph(const std::string& graph, const std::string& turtle, std::string& error) {
+  return send_graph("PUT", graph, turtle, error);
 }
 
-bool Server::post_graph(const std::string& graph, const std::string& ntriples, std::string& error) {
-  return send_graph("POST", graph, ntriples, error);
+bool Server::post_graph(const std::string& graph, const std::string& turtle, std::string& error) {
+  return send_graph("POST", graph, turtle, error);
 }
 
 bool Server::triples(const std::string& where, std::vector<Triple>& out, std::string& error) {

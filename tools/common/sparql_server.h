@@ -45,9 +45,10 @@ class Server {
   // for false): makes such an answer to an ASK `query` a boolean.
   static void read_ask(const std::string& query, Results& r);
   [[nodiscard]] bool update(const std::string& text, std::string& error);
-  // Graph Store Protocol: PUT replaces the graph, POST adds to it. `ntriples` is N-Triples.
-  [[nodiscard]] bool put_graph(const std::string& graph, const std::string& ntriples, std::string& error);
-  [[nodiscard]] bool post_graph(const std::string& graph, const std::string& ntriples, std::string& error);
+  // Graph Store Protocol: PUT replaces the graph, POST adds to it. `turtle` is Turtle (N-Triples
+  // is Turtle too), sent as text/turtle, the format every Graph Store must accept.
+  [[nodiscard]] bool put_graph(const std::string& graph, const std::string& turtle, std::string& error);
+  [[nodiscard]] bool post_graph(const std::string& graph, const std::string& turtle, std::string& error);
 
   // The triples matching `where` (a group pattern binding ?s ?p ?o), terms exact.
   [[nodiscard]] bool triples(const std::string& where, std::vector<Triple>& out, std::string& error);

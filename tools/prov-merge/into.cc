@@ -122,6 +122,37 @@ struct Progress {
   }
 };
 
+// N-Triples lines [b, e) as one Turtle body: consecutive triples of one subject share it (";").
+// Virtuoso 7.2 parses that in two thirds of the CPU of the same N-Triples (bench/store/load_ways);
+// N-Triples terms are Turtle terms, so nothing else changes. A line not of the form
+// "S P O .\n" (none from raptor's writer) is copied as it is, a statement of its own.
+std::string turtle_body(const std::vector<std::string>& lines, std::size_t b, std::size_t e) {
+  std::string body;
+  std::string_view subject;
+  for (std::size_t i = b; i < e; ++i) {
+    std::string_view line = lines[i];
+    std::size_t space = line.find(' ');
+    bool plain = space != std::string_view::npos && line.size() > space + 4 &&
+                 line.compare(line.size() - 3, 3, " .\n") == 0;
+    if (!plain || line.substr(0, space) != subject) {
+      if (!subject.empty()) body += " .\n";
+      subject = {};
+      if (!plain) {
+        body += line;
+        continue;
+      }
+      subject = line.substr(0, space);
+      body += subject;
+      body += ' ';
+    } else {
+      body += " ;\n  ";
+    }
+    body += line.substr(space + 1, line.size() - space - 4);
+  }
+  if (!subject.empty()) body += " .\n";
+  return body;
+}
+
 // Replaces graph `iri` with `lines`: one PUT when they fit one chunk, else a staging graph filled
 // chunk by chunk and moved into place, so the job's graph is never seen half-written.
 bool upload(sparql::Server& server, const std::string& job, const std::string& iri,
@@ -134,9 +165,8 @@ bool upload(sparql::Server& server, const std::string& job, const std::string& i
   std::size_t sent = 0;
   bool ok = true;
   for (std::size_t b = 0; ok && (b < lines.size() || b == 0); b += chunk) {
-    std::string body;
     std::size_t e = std::min(lines.size(), b + chunk);
-    for (std::size_t i = b; i < e; ++i) body += lines[i];
+    std::string body = turtle_body(lines, b, e);
     ok = b == 0 ? server.put_graph(target, body, error) : server.post_graph(target, body, error);
     sent = e;
     progress.show(job, sent, lines.size());
