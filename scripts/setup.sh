@@ -37,8 +37,9 @@ packages=(
   zlib1g-dev
   # the shared store (docs/shared-store.md): libcurl for the tools' HTTP (the GnuTLS flavour,
   # because libraptor2-dev depends on it and the OpenSSL one would remove Redland's headers) and
-  # Virtuoso Open Source's binaries for the store-server tests (no system service)
-  libcurl4-gnutls-dev virtuoso-opensource-7-bin
+  # Virtuoso Open Source's binaries for the store-server tests (no system service); openssl makes
+  # the test server's self-signed certificate (store_server.auth)
+  libcurl4-gnutls-dev virtuoso-opensource-7-bin openssl
 )
 missing=()
 for p in "${packages[@]}"; do
