@@ -123,8 +123,8 @@ struct Progress {
 };
 
 // N-Triples lines [b, e) as one Turtle body: consecutive triples of one subject share it (";"),
-// 40% fewer bytes; Virtuoso 7.2 loaded 935 k triples sent so in a median 8.0 CPU s against 11.1
-// for N-Triples (5 runs each, bench/store/load_ways; the ranges overlap on the shared test VM).
+// 43% fewer bytes; Virtuoso 7.2 loaded 935 k triples sent so in a median 8.1 CPU s against 11.1
+// for N-Triples (6 runs each, bench/store/load_ways; the ranges overlap on the shared test VM).
 // N-Triples terms are Turtle terms, so nothing else changes. A line not of the form
 // "S P O .\n" (none from raptor's writer) is copied as it is, a statement of its own.
 std::string turtle_body(const std::vector<std::string>& lines, std::size_t b, std::size_t e) {
