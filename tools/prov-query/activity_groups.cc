@@ -10,8 +10,6 @@
 namespace provio::query {
 namespace {
 
-constexpr const char* kGroupKeys[] = {"op", "api", "entity", "thread"};
-
 bool has(const std::vector<std::string>& keys, const char* k) {
   return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
@@ -35,12 +33,6 @@ std::string text(const sparql::Row& row, int col) {
   return col >= 0 && row[col] ? row[col]->value : std::string();
 }
 
-}  // namespace
-
-bool is_group_key(const std::string& field) {
-  return std::find(std::begin(kGroupKeys), std::end(kGroupKeys), field) != std::end(kGroupKeys);
-}
-
 // Per activity first (inner GROUP BY ?a: one value of each property, as the local graph's first
 // value; the same triple in several job graphs counts once), then per group. Elapsed seconds are
 // rounded to whole ns per activity before summing, as parse_seconds_ns reads them: exact for
@@ -51,7 +43,7 @@ std::string activity_groups_query(const std::vector<std::string>& keys) {
                            (entity ? "?e " : "") + (thread ? "?t " : "") + "?nested";
   std::string q = kSparqlPrefixes;
   q += "SELECT " + outer_keys +
-       " (SUM(?c) AS ?calls) (SUM(?b) AS ?bytes) (SUM(?ns) AS ?elapsed) (COUNT(*) AS ?n) WHERE {\n"
+       " (SUM(?c) AS ?calls) (SUM(?b) AS ?bytes) (SUM(?ns) AS ?elapsed) WHERE {\n"
        " { SELECT ?a (SAMPLE(?api0) AS ?api) (SAMPLE(?c0) AS ?c1) (SAMPLE(?b0) AS ?b1) (SAMPLE(?el0) AS ?el1)"
        " (SAMPLE(?n0) AS ?n1)";
   if (op) q += " (MIN(?cls) AS ?op)";
@@ -79,13 +71,15 @@ std::string activity_groups_query(const std::vector<std::string>& keys) {
   return q;
 }
 
+}  // namespace
+
 bool fetch_activity_groups(sparql::Server& server, const std::vector<std::string>& keys,
                            std::vector<ActivityGroup>& out, std::string& error) {
   sparql::Results r;
   if (!server.select(activity_groups_query(keys), r, error)) return false;
   int op = r.column("op"), api = r.column("api"), e = r.column("e"), t = r.column("t");
   int nested = r.column("nested"), calls = r.column("calls"), bytes = r.column("bytes");
-  int elapsed = r.column("elapsed"), n = r.column("n");
+  int elapsed = r.column("elapsed");
   out.clear();
   for (const auto& row : r.rows) {
     ActivityGroup g;
@@ -98,7 +92,6 @@ bool fetch_activity_groups(sparql::Server& server, const std::vector<std::string
     g.count = number(row, calls);
     g.bytes = number(row, bytes);
     g.elapsed_ns = number(row, elapsed);
-    g.activities = number(row, n);
     out.push_back(std::move(g));
   }
   return true;

@@ -19,15 +19,10 @@ struct ActivityGroup {
   std::string op, api, entity, thread;  // "" when not grouped by (or absent)
   bool nested = false;
   std::uint64_t count = 0, bytes = 0, elapsed_ns = 0;
-  std::uint64_t activities = 0;
 };
 
-bool is_group_key(const std::string& field);
-
-// The SELECT … GROUP BY over the union of the job graphs, for `keys` (group keys, sorted).
-std::string activity_groups_query(const std::vector<std::string>& keys);
-
-// Runs it; false with the server's message.
+// The groups of the I/O activities over the union of the job graphs, by `keys` (sorted); false
+// with the server's message.
 [[nodiscard]] bool fetch_activity_groups(sparql::Server& server, const std::vector<std::string>& keys,
                                          std::vector<ActivityGroup>& out, std::string& error);
 
