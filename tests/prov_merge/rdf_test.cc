@@ -1,4 +1,4 @@
-// Unit tests of provio_rdf (tools/common): the fast line parser against raptor, term parsing,
+// Unit tests of provio_graph (tools/graph): the fast line parser against raptor, term parsing,
 // folding rules (idempotence, incremental, conflicts), the graph's binary form, and the writers
 // read back by raptor.
 #include <gtest/gtest.h>
@@ -10,11 +10,11 @@
 #include <fstream>
 #include <string>
 
-#include "common/fold.h"
-#include "common/graph.h"
-#include "common/reader.h"
-#include "common/terms.h"
-#include "common/writer.h"
+#include "graph/fold.h"
+#include "graph/graph.h"
+#include "graph/reader.h"
+#include "graph/terms.h"
+#include "graph/writer.h"
 #include "model/vocabulary.h"
 
 namespace provio::rdf {
@@ -46,8 +46,8 @@ std::string ntriples(const Graph& g) {
   char* buf = nullptr;
   std::size_t len = 0;
   std::FILE* f = open_memstream(&buf, &len);
-  std::string error;
-  EXPECT_TRUE(write_graph(g, "ntriples", f, error)) << error;
+  Status s = write_graph(g, "ntriples", f);
+  EXPECT_TRUE(s.ok) << s.message;
   std::fclose(f);
   std::string out(buf, len);
   std::free(buf);
@@ -58,8 +58,8 @@ std::string format(const Graph& g, const std::string& fmt) {
   char* buf = nullptr;
   std::size_t len = 0;
   std::FILE* f = open_memstream(&buf, &len);
-  std::string error;
-  EXPECT_TRUE(write_graph(g, fmt, f, error)) << error;
+  Status s = write_graph(g, fmt, f);
+  EXPECT_TRUE(s.ok) << s.message;
   std::fclose(f);
   std::string out(buf, len);
   std::free(buf);
@@ -405,8 +405,7 @@ TEST(MergeWriter, FailedWriteIsReported) {
   for (int i = 0; i < 50000; ++i) g.add("<urn:s" + std::to_string(i) + ">", "<urn:p>", "\"v\"");
   std::FILE* f = std::fopen("/dev/full", "w");
   ASSERT_NE(f, nullptr);
-  std::string error;
-  bool ok = write_graph(g, "turtle", f, error);
+  bool ok = write_graph(g, "turtle", f).ok;
   bool closed = std::fclose(f) == 0;
   EXPECT_FALSE(ok && closed);
 }

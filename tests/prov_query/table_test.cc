@@ -1,13 +1,13 @@
 // Unit tests of prov-query's result tables and select parsing: exact formats (CSV quoting, JSON
 // escaping, TSV escapes), exact seconds arithmetic, and malformed specs refused with a message.
-#include "table.h"
+#include "query/table.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
-#include "questions.h"
+#include "query/questions.h"
 
 namespace provio::query {
 namespace {

@@ -1,12 +1,12 @@
 // Shared command-line behaviour of the provio tools (cli.h).
-#include "common/cli.h"
+#include "graph/cli.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <utility>
 
-#include "common/version.h"
+#include "graph/store_layout.h"
+#include "graph/version.h"
 
 namespace provio::tools {
 
@@ -37,9 +37,7 @@ bool OptionWord::value(int argc, char** argv, int& i, std::string& out) const {
 std::vector<std::string> default_inputs() {
   const char* dir = std::getenv("PROVIO_DIR");
   if (dir && *dir) return {dir};
-  // prov-merge names its storage "provio": the store's files are provio-*.db.
-  std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::path(kRunStore) / "provio-sp2o.db", ec)) return {kRunStore};
+  if (rdf::is_store(kRunStore)) return {kRunStore};
   return {"provio"};
 }
 

@@ -1,5 +1,5 @@
 // Adding what raw files leave out (see complete.h).
-#include "common/complete.h"
+#include "graph/complete.h"
 
 #include <array>
 #include <cstdlib>
@@ -10,22 +10,12 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/terms.h"
+#include "graph/terms.h"
+#include "graph/vocabulary.h"
 #include "store/turtle.h"
 
 namespace provio::rdf {
 namespace {
-
-constexpr std::string_view kProv = "http://www.w3.org/ns/prov#";
-constexpr std::string_view kProvio = "http://www.w3.org/ns/provio#";
-
-std::string term(std::string_view ns, std::string_view local) {
-  std::string t = "<";
-  t += ns;
-  t += local;
-  t += '>';
-  return t;
-}
 
 // Activity class → its PROV-IO+ relation from the entity (docs/provio.ttl).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kActivities = {{
@@ -60,7 +50,7 @@ constexpr std::array<Typed, 4> kTyped = {{
 
 std::size_t complete(Graph& graph) {
   Terms& terms = graph.terms;
-  TermId type = terms.find("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>");
+  TermId type = terms.find(kRdfTypeTerm);
   if (type == kNoTerm) return 0;
   // Class id → what it implies: 1 + activity index, or a negative kind for entities and agents.
   constexpr int kEntity = -1, kAgent = -2;

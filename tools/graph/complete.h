@@ -18,7 +18,7 @@
 
 #include <cstddef>
 
-#include "common/graph.h"
+#include "graph/graph.h"
 
 namespace provio::rdf {
 

@@ -1,5 +1,5 @@
 // Folding summary parts into their activities (see fold.h).
-#include "common/fold.h"
+#include "graph/fold.h"
 
 #include <algorithm>
 #include <charconv>
@@ -8,21 +8,21 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "common/complete.h"
-#include "common/terms.h"
-#include "common/unfinished.h"
+#include "graph/complete.h"
+#include "graph/terms.h"
+#include "graph/unfinished.h"
+#include "graph/vocabulary.h"
 
 namespace provio::rdf {
 namespace {
 
 enum Measure { kCount, kBytes, kElapsed, kStart, kEnd, kLastPart, kMeasures };
 
-constexpr std::string_view kMeasureIri[kMeasures] = {
-    "<http://www.w3.org/ns/provio#count>",     "<http://www.w3.org/ns/provio#bytes>",
-    "<http://www.w3.org/ns/provio#elapsed>",   "<http://www.w3.org/ns/prov#startedAtTime>",
-    "<http://www.w3.org/ns/prov#endedAtTime>", "<http://www.w3.org/ns/provio#lastPart>",
+const std::string kMeasureIri[kMeasures] = {
+    term(kProvio, "count"),       term(kProvio, "bytes"),     term(kProvio, "elapsed"),
+    term(kProv, "startedAtTime"), term(kProv, "endedAtTime"), term(kProvio, "lastPart"),
 };
-constexpr std::string_view kPartial = "<http://www.w3.org/ns/provio#partial>";
+const std::string kPartial = term(kProvio, "partial");
 
 // The measures of one node (a part, or an activity's own).
 struct Values {
@@ -96,7 +96,7 @@ std::uint64_t part_number(std::string_view act, std::string_view part) {
 }
 
 std::string u64_term(std::uint64_t v) {
-  return '"' + std::to_string(v) + "\"^^<http://www.w3.org/2001/XMLSchema#unsignedLong>";
+  return typed_literal(std::to_string(v), "unsignedLong");
 }
 
 FoldResult fold_parts(Graph& graph) {
@@ -199,8 +199,7 @@ FoldResult fold_parts(Graph& graph) {
     if (v.has[kBytes]) graph.add(act, ids[kBytes], graph.terms.intern(u64_term(v.bytes)));
     if (v.has[kElapsed]) {
       graph.add(act, ids[kElapsed],
-                graph.terms.intern('"' + format_seconds(v.elapsed_ns) +
-                                   "\"^^<http://www.w3.org/2001/XMLSchema#double>"));
+                graph.terms.intern(typed_literal(format_seconds(v.elapsed_ns), "double")));
     }
     if (v.has[kStart]) graph.add(act, ids[kStart], v.start_term);
     if (v.has[kEnd]) graph.add(act, ids[kEnd], v.end_term);

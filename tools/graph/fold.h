@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/graph.h"
+#include "graph/graph.h"
 
 namespace provio::rdf {
 

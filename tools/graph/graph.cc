@@ -1,6 +1,6 @@
 // Interned terms and triple sets (see graph.h). Both are open-addressing tables of 32-bit indexes
 // over flat arrays: 8–12 bytes of index per entry instead of a node allocation each.
-#include "common/graph.h"
+#include "graph/graph.h"
 
 #include <sys/mman.h>
 
@@ -10,13 +10,13 @@
 #include <new>
 #include <type_traits>
 
-#include "common/bytes.h"
+#include "graph/bytes.h"
+#include "graph/vocabulary.h"
 
 namespace provio::rdf {
 namespace {
 
 constexpr std::size_t kBlockSize = 1 << 20;
-constexpr std::string_view kRdfType = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
 
 inline std::uint64_t hash_text(std::string_view s) {
   return std::hash<std::string_view>{}(s);
@@ -183,7 +183,7 @@ std::vector<Triple> Graph::sorted() const {
   std::sort(order.begin(), order.end(), [&](TermId a, TermId b) { return terms[a] < terms[b]; });
   std::vector<std::uint32_t> rank(terms.size());
   for (std::uint32_t r = 0; r < order.size(); ++r) rank[order[r]] = r + 1;
-  TermId type = terms.find(kRdfType);
+  TermId type = terms.find(kRdfTypeTerm);
   if (type != kNoTerm) rank[type] = 0;  // rdf:type first among predicates
   std::vector<Triple> out = triples_;
   std::sort(out.begin(), out.end(), [&](const Triple& a, const Triple& b) {

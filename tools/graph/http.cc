@@ -1,5 +1,5 @@
 // HTTP through libcurl (see http.h).
-#include "common/http.h"
+#include "graph/http.h"
 
 #include <curl/curl.h>
 #include <sys/stat.h>

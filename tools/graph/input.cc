@@ -1,5 +1,5 @@
 // Input files and directories (see input.h and reader.h's list_inputs).
-#include "common/input.h"
+#include "graph/input.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <set>
 #include <utility>
 
-#include "common/reader.h"
+#include "graph/reader.h"
 
 namespace provio::rdf {
 namespace {

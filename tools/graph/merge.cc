@@ -1,5 +1,5 @@
 // merge_inputs (see merge.h).
-#include "common/merge.h"
+#include "graph/merge.h"
 
 namespace provio::rdf {
 

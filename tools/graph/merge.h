@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "common/fold.h"
-#include "common/graph.h"
-#include "common/reader.h"
-#include "common/writer.h"
+#include "graph/fold.h"
+#include "graph/graph.h"
+#include "graph/reader.h"
+#include "graph/writer.h"
 
 namespace provio::rdf {
 

@@ -1,5 +1,5 @@
 // Output files (see output.h).
-#include "common/output.h"
+#include "graph/output.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,8 +12,8 @@
 namespace provio::rdf {
 namespace {
 
-std::string fail(const std::string& path, const char* what, int err) {
-  return path + ": " + what + ": " + std::strerror(err);
+Status fail(const std::string& path, const char* what, int err) {
+  return Status::error(path + ": " + what + ": " + std::strerror(err));
 }
 
 // A device or FIFO (reached directly or through a link) that may be written in place: owned by
@@ -31,48 +31,48 @@ OutputFile::~OutputFile() {
   if (!tmp_.empty()) ::unlink(tmp_.c_str());
 }
 
-bool OutputFile::open(const std::string& path, std::string& error) {
+Status OutputFile::open(const std::string& path) {
   path_ = path;
   struct stat link, target;
   bool exists = ::lstat(path.c_str(), &link) == 0;
-  if (exists && S_ISDIR(link.st_mode)) return error = path + ": is a directory", false;
+  if (exists && S_ISDIR(link.st_mode)) return Status::error(path + ": is a directory");
   if (exists && ::stat(path.c_str(), &target) == 0 && special_of_trusted_owner(link, target)) {
     // /dev/null, /dev/stdout, a named pipe the user made: written in place, never created.
     int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0 || !(stream_ = ::fdopen(fd, "w"))) {
-      error = fail(path, "cannot open", errno);
+      int err = errno;
       if (fd >= 0) ::close(fd);
-      return false;
+      return fail(path, "cannot open", err);
     }
-    return true;
+    return Status::success();
   }
   std::size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   std::string tmp = dir + "." + base + ".tmp-XXXXXX";
   int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) return error = fail(path, "cannot open for writing", errno), false;
+  if (fd < 0) return fail(path, "cannot open for writing", errno);
   tmp_ = tmp;
   if (!(stream_ = ::fdopen(fd, "w"))) {
+    int err = errno;
     ::close(fd);
-    return error = fail(path, "cannot open", errno), false;
+    return fail(path, "cannot open", err);
   }
-  return true;
+  return Status::success();
 }
 
-bool OutputFile::commit(std::string& error) {
-  if (!stream_) return error = path_ + ": not open", false;
+Status OutputFile::commit() {
+  if (!stream_) return Status::error(path_ + ": not open");
   bool ok = std::fflush(stream_) == 0 && !std::ferror(stream_);
   int err = errno;
   if (ok && !tmp_.empty() && ::fchmod(::fileno(stream_), umasked(0666)) != 0) ok = false, err = errno;
   if (std::fclose(stream_) != 0 && ok) ok = false, err = errno;
   stream_ = nullptr;
-  if (!ok) return error = fail(path_, "write error", err), false;
-  if (tmp_.empty()) return true;
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0)
-    return error = fail(path_, "cannot rename into place", errno), false;
+  if (!ok) return fail(path_, "write error", err);
+  if (tmp_.empty()) return Status::success();
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0) return fail(path_, "cannot rename into place", errno);
   tmp_.clear();
-  return true;
+  return Status::success();
 }
 
 mode_t umasked(mode_t mode) {
@@ -82,14 +82,12 @@ mode_t umasked(mode_t mode) {
   return mode & ~mask;
 }
 
-bool write_output_file(const std::string& path, std::string_view text, std::string& error) {
+Status write_output_file(const std::string& path, std::string_view text) {
   OutputFile out;
-  if (!out.open(path, error)) return false;
-  if (!text.empty() && std::fwrite(text.data(), 1, text.size(), out.stream()) != text.size()) {
-    error = fail(path, "write error", errno);
-    return false;
-  }
-  return out.commit(error);
+  if (Status s = out.open(path); !s.ok) return s;
+  if (!text.empty() && std::fwrite(text.data(), 1, text.size(), out.stream()) != text.size())
+    return fail(path, "write error", errno);
+  return out.commit();
 }
 
 }  // namespace provio::rdf

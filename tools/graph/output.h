@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "graph/status.h"
+
 namespace provio::rdf {
 
 class OutputFile {
@@ -23,12 +25,12 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
-  // Prepares to replace `path`; false with `error` ("path: why").
-  [[nodiscard]] bool open(const std::string& path, std::string& error);
+  // Prepares to replace `path` (errors: "path: why").
+  Status open(const std::string& path);
   std::FILE* stream() { return stream_; }
   // Closes the stream and moves the new file into place (mode 0666 minus the umask, as a newly
-  // created file gets); false with `error` if anything failed, and the target is left alone.
-  [[nodiscard]] bool commit(std::string& error);
+  // created file gets); if anything failed, the target is left alone.
+  Status commit();
 
  private:
   std::string path_, tmp_;
@@ -38,7 +40,7 @@ class OutputFile {
 // `mode` minus the process's umask: the mode a newly created file or directory gets.
 mode_t umasked(mode_t mode);
 
-// Writes `text` to `path` through an OutputFile; false with `error`.
-[[nodiscard]] bool write_output_file(const std::string& path, std::string_view text, std::string& error);
+// Writes `text` to `path` through an OutputFile.
+Status write_output_file(const std::string& path, std::string_view text);
 
 }  // namespace provio::rdf

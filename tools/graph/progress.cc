@@ -1,5 +1,5 @@
 // Terminal progress line (progress.h).
-#include "common/progress.h"
+#include "graph/progress.h"
 
 #include <unistd.h>
 

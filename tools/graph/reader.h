@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/graph.h"
+#include "graph/graph.h"
 
 namespace provio::rdf {
 
@@ -25,7 +25,7 @@ struct ReadResult {
 // files (in name order), following symlinked directories once (a loop is reported, not followed);
 // a file is taken as given. Entries that cannot be read, and anything but regular files, are
 // reported in `result` and counted as damaged; so are other files found in directories unless
-// `other_files_are_damage` is false (then they are left out silently). common/input.cc.
+// `other_files_are_damage` is false (then they are left out silently). graph/input.cc.
 std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result,
                                      bool other_files_are_damage = true);
 

@@ -1,5 +1,5 @@
 // SPARQL 1.1 Protocol, Update and Graph Store Protocol requests (see sparql_server.h).
-#include "common/sparql_server.h"
+#include "graph/sparql_server.h"
 
 #include <algorithm>
 #include <cctype>

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "common/http.h"
-#include "common/sparql_results.h"
+#include "graph/http.h"
+#include "graph/sparql_results.h"
 
 namespace provio::sparql {
 

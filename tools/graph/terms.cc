@@ -1,5 +1,5 @@
 // Canonical term spelling and measure parsing (see terms.h).
-#include "common/terms.h"
+#include "graph/terms.h"
 
 #include <raptor2.h>
 
@@ -101,7 +101,7 @@ void append_literal(std::string& out, std::string_view text, std::string_view da
   if (!lang.empty()) {
     out += '@';
     for (char c : lang) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  } else if (!datatype.empty() && datatype != "http://www.w3.org/2001/XMLSchema#string") {
+  } else if (!datatype.empty() && datatype != xsd("string")) {
     out += "^^";
     append_iri(out, datatype);
   }

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace provio::rdf {
+#include "graph/vocabulary.h"
 
-inline constexpr std::string_view kXsd = "http://www.w3.org/2001/XMLSchema#";
+namespace provio::rdf {
 
 // <iri>: bytes that N-Triples forbids inside <…> are percent-encoded (as the core's writer does).
 void append_iri(std::string& out, std::string_view iri);

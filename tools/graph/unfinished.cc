@@ -1,5 +1,5 @@
 // Marks for runs that ended without their final flush (see unfinished.h).
-#include "common/unfinished.h"
+#include "graph/unfinished.h"
 
 #include <string>
 #include <unordered_map>
@@ -7,31 +7,27 @@
 #include <utility>
 #include <vector>
 
+#include "graph/vocabulary.h"
+
 namespace provio::rdf {
 namespace {
 
-constexpr std::string_view kProvio = "http://www.w3.org/ns/provio#";
-
 TermId provio_term(Terms& terms, std::string_view local) {
-  std::string iri = "<";
-  iri += kProvio;
-  iri += local;
-  iri += '>';
-  return terms.intern(iri);
+  return terms.intern(term(kProvio, local));
 }
 
 }  // namespace
 
 std::size_t mark_unfinished(Graph& graph) {
   Terms& t = graph.terms;
-  const TermId type = t.intern("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>");
+  const TermId type = t.intern(kRdfTypeTerm);
   const TermId program = provio_term(t, "Program"), end = provio_term(t, "endTime");
   const TermId parent = provio_term(t, "parentRun"), pid = provio_term(t, "pid"),
                host = provio_term(t, "host");
   const TermId incomplete = provio_term(t, "incomplete"), incomplete_class = provio_term(t, "Incomplete");
   const TermId reason = provio_term(t, "reason"), lost = provio_term(t, "lost");
   const TermId no_end = t.intern("\"no-end-time\"");
-  const TermId zero = t.intern("\"0\"^^<http://www.w3.org/2001/XMLSchema#unsignedLong>");
+  const TermId zero = t.intern(typed_literal("0", "unsignedLong"));
 
   std::unordered_set<TermId> earlier;
   for (const Triple& x : graph.triples()) {

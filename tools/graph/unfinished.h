@@ -12,7 +12,7 @@
 
 #include <cstddef>
 
-#include "common/graph.h"
+#include "graph/graph.h"
 
 namespace provio::rdf {
 

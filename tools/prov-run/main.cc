@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
+#include "graph/cli.h"
 #include "job_env.h"
 #include "launcher.h"
 #include "layout.h"

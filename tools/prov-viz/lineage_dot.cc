@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "common/output.h"
+#include "graph/output.h"
 
 extern char** environ;
 
@@ -205,13 +205,12 @@ std::string render(const std::string& dot_text, const std::string& format, const
     ::unlink(tmpl);
     return std::string("cannot write a temporary file: ") + std::strerror(errno);
   }
-  // dot writes to its standard output, our output file (common/output.h): given -o, it would
+  // dot writes to its standard output, our output file (graph/output.h): given -o, it would
   // open the path itself and follow a symlink planted there.
   rdf::OutputFile out;
-  std::string error;
-  if (!out.open(out_path, error)) {
+  if (rdf::Status s = out.open(out_path); !s.ok) {
     ::unlink(tmpl);
-    return error;
+    return s.message;
   }
   std::string t = "-T" + format;
   char* argv[] = {const_cast<char*>("dot"), t.data(), tmpl, nullptr};
@@ -231,7 +230,8 @@ std::string render(const std::string& dot_text, const std::string& format, const
   ::unlink(tmpl);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return "Graphviz 'dot -" + t.substr(1) + "' failed writing " + out_path;
-  return out.commit(error) ? "" : error;
+  rdf::Status s = out.commit();
+  return s.ok ? "" : s.message;
 }
 
 }  // namespace provio::viz

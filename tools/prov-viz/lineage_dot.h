@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "lineage.h"
-#include "runs.h"
-#include "view.h"
+#include "query/lineage.h"
+#include "query/runs.h"
+#include "query/view.h"
 
 namespace provio::viz {
 

@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "lineage_dot.h"
-#include "questions.h"
-#include "runs.h"
+#include "query/questions.h"
+#include "query/runs.h"
 
 namespace provio::viz {
 namespace {

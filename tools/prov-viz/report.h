@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "view.h"
+#include "query/view.h"
 
 namespace provio::viz {
 

@@ -1,12 +1,12 @@
 // Checkpoint versions and loads (see checkpoints.h).
-#include "checkpoints.h"
+#include "query/checkpoints.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <tuple>
 
-#include "common/terms.h"
+#include "graph/terms.h"
 
 namespace provio::query {
 
@@ -24,7 +24,7 @@ bool older(const CheckpointVersion& a, const CheckpointVersion& b) {
 }  // namespace
 
 Checkpoints::Checkpoints(WorkflowView& w) : w_(w) {
-  const Graph& g = w_.graph();
+  const QueryGraph& g = w_.graph();
   for (const auto& m : g.subjects(rdf_type(), provio("ModelReference"))) {
     std::string stored = g.value(m, provio("storedIn"));
     if (stored.empty()) continue;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "workflow_view.h"
+#include "query/workflow_view.h"
 
 namespace provio::query {
 

@@ -1,5 +1,5 @@
 // Lineage closure (see lineage.h for the step relation).
-#include "lineage.h"
+#include "query/lineage.h"
 
 #include <algorithm>
 #include <set>
@@ -20,7 +20,7 @@ bool has_version_of(View& v, const std::vector<std::string>& entities, const std
 }  // namespace
 
 void Lineage::compute(const std::string& p) {
-  const Graph& g = v_.graph();
+  const QueryGraph& g = v_.graph();
   std::vector<std::string> gen, used;
   for (const auto& a : v_.activities_of(p)) {
     for (auto& e : g.subjects(prov("wasGeneratedBy"), a)) {
@@ -85,7 +85,7 @@ const std::vector<std::string>& Lineage::inputs(const std::string& p) {
 // The entity itself and everything that rolls up to it: its HDF5 objects and the attributes of
 // both. Candidates only: callers keep the programs whose G / inputs really contain `e`.
 std::vector<std::string> Lineage::rolled_up(const std::string& e) {
-  const Graph& g = v_.graph();
+  const QueryGraph& g = v_.graph();
   std::vector<std::string> out{e};
   for (auto& o : g.subjects(provio("inFile"), e)) {
     for (auto& a : g.subjects(provio("attributeOf"), o)) out.push_back(std::move(a));
@@ -96,7 +96,7 @@ std::vector<std::string> Lineage::rolled_up(const std::string& e) {
 }
 
 std::vector<std::string> Lineage::generators(const std::string& e) {
-  const Graph& g = v_.graph();
+  const QueryGraph& g = v_.graph();
   std::vector<std::string> candidates;
   for (const auto& x : rolled_up(e)) {
     for (const auto& c : g.objects(x, prov("wasGeneratedBy"))) {
@@ -134,7 +134,7 @@ std::vector<std::string> Lineage::generators(const std::string& e) {
 }
 
 std::vector<std::string> Lineage::users(const std::string& e) {
-  const Graph& g = v_.graph();
+  const QueryGraph& g = v_.graph();
   std::vector<std::string> candidates;
   for (const auto& x : rolled_up(e)) {
     for (const auto& a : g.subjects(prov("used"), x)) {
@@ -162,7 +162,7 @@ std::vector<std::string> Lineage::users(const std::string& e) {
 }
 
 std::vector<LineageStep> Lineage::walk(const std::string& start, int depth, bool upward) {
-  const Graph& g = v_.graph();
+  const QueryGraph& g = v_.graph();
   std::vector<LineageStep> out;
   std::unordered_set<std::string> seen_entities{start}, seen_programs;
   std::vector<std::string> frontier{start};

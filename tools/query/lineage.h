@@ -28,7 +28,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "view.h"
+#include "query/view.h"
 
 namespace provio::query {
 

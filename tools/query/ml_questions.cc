@@ -1,5 +1,5 @@
 // Machine-learning questions (see ml_questions.h).
-#include "ml_questions.h"
+#include "query/ml_questions.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <set>
 #include <tuple>
 
-#include "questions.h"
+#include "query/questions.h"
 
 namespace provio::query {
 
@@ -30,8 +30,7 @@ std::string join_params(const std::map<std::string, Cell>& params) {
 }
 
 Cell optional_step(const std::optional<long long>& s) {
-  return s ? Cell{Cell::Kind::kLiteral, std::to_string(*s), std::string(kXsdNs) + "long", {}}
-           : Cell::unbound();
+  return s ? Cell{Cell::Kind::kLiteral, std::to_string(*s), std::string(kXsd) + "long", {}} : Cell::unbound();
 }
 
 // The stage a question about `metric` looks at: the one asked for, else validation when any
@@ -258,7 +257,7 @@ Table metrics_table(WorkflowView& w, const MetricsSpec& spec) {
 }
 
 Table configs_table(View& v) {
-  const Graph& g = v.graph();
+  const QueryGraph& g = v.graph();
   Table t;
   t.columns = {"config", "name", "program", "key", "value", "iri"};
   auto configs = g.subjects(rdf_type(), provio("Configuration"));

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "checkpoints.h"
-#include "table.h"
-#include "workflow_view.h"
+#include "query/checkpoints.h"
+#include "query/table.h"
+#include "query/workflow_view.h"
 
 namespace provio::query {
 

@@ -1,25 +1,24 @@
-// Loading and navigating a provenance graph (see graph.h).
+// Loading and navigating a provenance graph (see query_graph.h).
 // Redland storage is always `hashes`: `hash-type='memory'` for SPARQL over a folded graph
 // (Redland's default memory store is quadratic), `hash-type='bdb'` for a prov-merge store.
-#include "graph.h"
+#include "query/query_graph.h"
 
-#include <filesystem>
+#include <iterator>
 #include <utility>
 
-#include "common/merge.h"
+#include "graph/merge.h"
+#include "graph/store.h"
+#include "graph/terms.h"
 
 namespace provio::query {
-
-const char* const kSparqlPrefixes =
-    "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"
-    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
-    "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
-    "PREFIX prov: <http://www.w3.org/ns/prov#>\n"
-    "PREFIX provio: <http://www.w3.org/ns/provio#>\n";
-
-namespace fs = std::filesystem;
-
 namespace {
+
+std::string sparql_prefixes() {
+  std::string text;
+  for (const rdf::Prefix& p : rdf::kPrefixes)
+    text.append("PREFIX ").append(p.name).append(": <").append(p.ns).append(">\n");
+  return text;
+}
 
 const unsigned char* u(const char* s) {
   return reinterpret_cast<const unsigned char*>(s);
@@ -50,23 +49,13 @@ NodePtr iri_node(librdf_world* w, std::string_view iri) {
   return NodePtr(librdf_new_node_from_uri_string(w, u(std::string(iri))));
 }
 
-bool is_store_dir(const fs::path& dir, std::string& name) {
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    std::string f = e.path().filename().string();
-    const std::string suffix = "-sp2o.db";
-    if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      name = f.substr(0, f.size() - suffix.size());
-      return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
+const std::string kSparqlPrefixes = sparql_prefixes();
+const int kSparqlPrefixLines = static_cast<int>(std::size(rdf::kPrefixes));
+
 int log_handler(void* data, librdf_log_message* msg) {
-  auto* g = static_cast<Graph*>(data);
+  auto* g = static_cast<QueryGraph*>(data);
   if (librdf_log_message_level(msg) < LIBRDF_LOG_ERROR) return 1;  // warnings: ignore
   if (!g->first_error_.empty()) return 1;
   std::string where;
@@ -86,25 +75,25 @@ int log_handler(void* data, librdf_log_message* msg) {
   return 1;
 }
 
-Graph::Graph() {
+QueryGraph::QueryGraph() {
   world_ = librdf_new_world();
   librdf_world_open(world_);
   librdf_world_set_logger(world_, this, log_handler);
 }
 
-Graph::~Graph() {
+QueryGraph::~QueryGraph() {
   if (model_) librdf_free_model(model_);
   if (storage_) librdf_free_storage(storage_);
   if (world_) librdf_free_world(world_);
 }
 
-Status Graph::take_error(std::string_view what) {
+Status QueryGraph::take_error(std::string_view what) {
   std::string m = first_error_.empty() ? std::string(what) : std::string(what) + ": " + first_error_;
   first_error_.clear();
   return Status::error(m);
 }
 
-Status Graph::open_storage(const std::string& options, const char* name) {
+Status QueryGraph::open_storage(const std::string& options, const char* name) {
   storage_ = librdf_new_storage(world_, "hashes", name, options.c_str());
   if (!storage_) return take_error(std::string("cannot open storage ") + name);
   model_ = librdf_new_model(world_, storage_, nullptr);
@@ -112,17 +101,14 @@ Status Graph::open_storage(const std::string& options, const char* name) {
   return Status::success();
 }
 
-Status Graph::load(const std::vector<std::string>& inputs) {
+Status QueryGraph::load(const std::vector<std::string>& inputs) {
   if (inputs.empty())
     return Status::error("no input (give merged Turtle files, a provenance directory or a store)");
-  std::string store_name;
   for (const auto& in : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(in, ec) && is_store_dir(in, store_name)) {
+    if (rdf::is_store(in)) {
       if (inputs.size() != 1) return Status::error(in + ": a store must be the only input");
-      std::string opts = "hash-type='bdb',dir='" + in + "',write='no'";
       store_dir_ = in;
-      return open_storage(opts, store_name.c_str());
+      return open_storage(rdf::store_options(in, rdf::StoreAccess::kRead), rdf::kStoreName);
     }
   }
   // Everything else (merged files, raw directories, a mix, damaged files) is read, completed and
@@ -141,13 +127,30 @@ Status Graph::load(const std::vector<std::string>& inputs) {
   return hold(std::move(folded_), "");
 }
 
-Status Graph::hold(std::unique_ptr<rdf::Graph> graph, const std::string& store_dir) {
+Status QueryGraph::hold(std::unique_ptr<rdf::Graph> graph, const std::string& store_dir) {
   folded_ = std::move(graph);
   store_dir_ = store_dir;
-  mem_ = std::make_unique<MemGraph>();
-  mem_->add(*folded_);
-  mem_->finish();
+  index_ = std::make_unique<rdf::GraphIndex>(*folded_);
   return Status::success();
+}
+
+Cell QueryGraph::cell(rdf::TermId id) const {
+  // Terms are held in their canonical N-Triples spelling (graph/graph.h).
+  std::string_view text = folded_->terms[id];
+  if (auto lit = rdf::parse_literal(text)) {
+    Cell c = Cell::text(std::move(lit->lexical));
+    c.datatype = std::string(lit->datatype);
+    c.lang = std::string(lit->lang);
+    return c;
+  }
+  if (text.rfind("_:", 0) == 0) return Cell{Cell::Kind::kBlank, std::string(text.substr(2)), {}, {}};
+  return Cell::iri(std::string(rdf::iri_body(text)));
+}
+
+std::vector<Cell> QueryGraph::cells(rdf::GraphIndex::Arcs arcs) const {
+  std::vector<Cell> out;
+  for (const auto& a : arcs) out.push_back(cell(a.t));
+  return out;
 }
 
 Cell to_cell(librdf_node* node) {
@@ -171,15 +174,13 @@ Cell to_cell(librdf_node* node) {
   return c;
 }
 
-Status Graph::load_redland() {
+Status QueryGraph::load_redland() {
   // SPARQL sees the folded graph the built-in questions see.
-  Status s = open_storage("hash-type='memory'", "provio");
-  std::string error;
-  if (s.ok && !rdf::add_to_model(*folded_, world_, model_, error)) s = Status::error(error);
-  return s;
+  Status s = open_storage("hash-type='memory'", rdf::kStoreName);
+  return s.ok ? rdf::add_to_model(*folded_, world_, model_) : s;
 }
 
-Status Graph::open_endpoint(const std::string& query_url, const std::string& credentials) {
+Status QueryGraph::open_endpoint(const std::string& query_url, const std::string& credentials) {
   sparql::Endpoints e;
   e.query = query_url;
   std::string error;
@@ -189,13 +190,13 @@ Status Graph::open_endpoint(const std::string& query_url, const std::string& cre
   return Status::success();
 }
 
-Status Graph::fetch_missing() {
+Status QueryGraph::fetch_missing() {
   std::string error;
   if (remote_ && !remote_->fetch_missing(error)) return Status::error(error);
   return Status::success();
 }
 
-Status Graph::sparql(std::string_view text, Table& out) {
+Status QueryGraph::sparql(std::string_view text, Table& out) {
   if (remote_) {
     std::string error;
     if (!remote_->sparql(std::string(text), out, error))
@@ -207,7 +208,7 @@ Status Graph::sparql(std::string_view text, Table& out) {
     if (!s.ok) return s;
   }
   std::string q = kSparqlPrefixes;
-  line_offset_ = 5;
+  line_offset_ = kSparqlPrefixLines;
   q.append(text);
   librdf_query* query = librdf_new_query(world_, "sparql", nullptr, u(q), nullptr);
   if (!query) {
@@ -224,8 +225,7 @@ Status Graph::sparql(std::string_view text, Table& out) {
   if (librdf_query_results_is_boolean(r)) {
     out.columns = {"boolean"};
     int b = librdf_query_results_get_boolean(r);
-    out.rows.push_back(
-        {Cell{Cell::Kind::kLiteral, b > 0 ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
+    out.rows.push_back({Cell{Cell::Kind::kLiteral, b > 0 ? "true" : "false", rdf::xsd("boolean"), {}}});
   } else if (librdf_query_results_is_graph(r)) {
     out.columns = {"subject", "predicate", "object"};
     StreamPtr st(librdf_query_results_as_stream(r));
@@ -253,9 +253,9 @@ Status Graph::sparql(std::string_view text, Table& out) {
   return Status::success();
 }
 
-std::vector<Cell> Graph::objects(std::string_view s, std::string_view p) const {
+std::vector<Cell> QueryGraph::objects(std::string_view s, std::string_view p) const {
   if (remote_) return remote_->objects(s, p);
-  if (mem_) return mem_->objects(s, p);
+  if (index_) return cells(index_->objects(index_->iri(s), index_->iri(p)));
   std::vector<Cell> out;
   NodePtr sn = iri_node(world_, s), pn = iri_node(world_, p);
   IterPtr it(librdf_model_get_targets(model_, sn.get(), pn.get()));
@@ -264,9 +264,16 @@ std::vector<Cell> Graph::objects(std::string_view s, std::string_view p) const {
   return out;
 }
 
-std::vector<std::string> Graph::subjects(std::string_view p, std::string_view o) const {
+std::vector<std::string> QueryGraph::subjects(std::string_view p, std::string_view o) const {
   if (remote_) return remote_->subjects(p, o);
-  if (mem_) return mem_->subjects(p, o);
+  if (index_) {
+    std::vector<std::string> out;
+    for (const auto& a : index_->subjects(index_->iri(p), index_->iri(o))) {
+      std::string_view text = folded_->terms[a.t];
+      if (text.front() == '<') out.emplace_back(rdf::iri_body(text));
+    }
+    return out;
+  }
   std::vector<std::string> out;
   NodePtr pn = iri_node(world_, p), on = iri_node(world_, o);
   IterPtr it(librdf_model_get_sources(model_, pn.get(), on.get()));
@@ -277,8 +284,8 @@ std::vector<std::string> Graph::subjects(std::string_view p, std::string_view o)
   return out;
 }
 
-std::string Graph::value(std::string_view s, std::string_view p) const {
-  if (mem_ || remote_) {
+std::string QueryGraph::value(std::string_view s, std::string_view p) const {
+  if (index_ || remote_) {
     auto v = objects(s, p);
     return v.empty() ? std::string() : std::move(v.front().value);
   }
@@ -287,7 +294,7 @@ std::string Graph::value(std::string_view s, std::string_view p) const {
   return t ? to_cell(t.get()).value : std::string();
 }
 
-bool Graph::has(std::string_view s, std::string_view p, std::string_view o_iri) const {
+bool QueryGraph::has(std::string_view s, std::string_view p, std::string_view o_iri) const {
   // Through the (s, p) index: a complete pattern in librdf_model_find_statements scans the whole
   // hashes store, and librdf_model_contains_statement's sign convention is storage-specific.
   for (const auto& c : objects(s, p))
@@ -295,25 +302,25 @@ bool Graph::has(std::string_view s, std::string_view p, std::string_view o_iri) 
   return false;
 }
 
-bool Graph::has_subject(std::string_view s) const {
+bool QueryGraph::has_subject(std::string_view s) const {
   if (remote_) return remote_->has_subject(s);
-  if (mem_) return mem_->has_subject(s);
+  if (index_) return index_->is_subject(index_->iri(s));
   NodePtr sn = iri_node(world_, s);
   IterPtr it(librdf_model_get_arcs_out(model_, sn.get()));
   return it && !librdf_iterator_end(it.get());
 }
 
-bool Graph::has_object(std::string_view o) const {
+bool QueryGraph::has_object(std::string_view o) const {
   if (remote_) return remote_->has_object(o);
-  if (mem_) return mem_->has_object(o);
+  if (index_) return index_->is_object(index_->iri(o));
   NodePtr on = iri_node(world_, o);
   IterPtr it(librdf_model_get_arcs_in(model_, on.get()));
   return it && !librdf_iterator_end(it.get());
 }
 
-std::size_t Graph::size() const {
+std::size_t QueryGraph::size() const {
   if (remote_) return remote_->size();
-  if (mem_) return mem_->size();
+  if (index_) return index_->size();
   int n = librdf_model_size(model_);
   return n < 0 ? 0 : static_cast<std::size_t>(n);
 }

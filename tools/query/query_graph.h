@@ -1,8 +1,9 @@
 // A provenance graph loaded for querying. Merged files, raw provenance directories, a mix of them
-// and damaged files are read, completed and folded by prov-merge's engine (common/merge.h) and
-// held in MemGraph (interned terms, sorted triple indexes); a Redland store written by prov-merge
-// is opened in Redland (hashes, bdb). SPARQL always runs in Redland: the folded graph is loaded
-// into a hashes-memory model on demand, so SPARQL and the built-in questions see the same facts.
+// and damaged files are read, completed and folded by the graph engine (graph/merge.h) and walked
+// through its GraphIndex; a Redland store written by prov-merge is opened in Redland (hashes,
+// bdb); a SPARQL 1.1 server through RemoteGraph. SPARQL over a folded graph runs in Redland: the
+// graph is loaded into a hashes-memory model on demand, so SPARQL and the built-in questions see
+// the same facts.
 // Hard rule: nothing here throws or prints; every failure is a Status naming what and where.
 #pragma once
 
@@ -13,50 +14,37 @@
 #include <string_view>
 #include <vector>
 
-#include "common/graph.h"
-#include "mem_graph.h"
-#include "remote_graph.h"
-#include "table.h"
+#include "graph/graph.h"
+#include "graph/graph_index.h"
+#include "graph/status.h"
+#include "graph/vocabulary.h"
+#include "query/remote_graph.h"
+#include "query/table.h"
 
 namespace provio::query {
 
-struct [[nodiscard]] Status {
-  bool ok = true;
-  std::string message;  // "what: where: why", without the tool name
-  static Status success() { return {}; }
-  static Status error(std::string m) { return {false, std::move(m)}; }
-};
+// The questions use the graph engine's error type and vocabulary as their own.
+using rdf::kRdfs;
+using rdf::kXsd;
+using rdf::prov;
+using rdf::provio;
+using rdf::rdf_type;
+using rdf::Status;
 
-// Well-known namespaces.
-inline constexpr std::string_view kProv = "http://www.w3.org/ns/prov#";
-inline constexpr std::string_view kProvio = "http://www.w3.org/ns/provio#";
-inline constexpr std::string_view kRdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
-inline constexpr std::string_view kRdfs = "http://www.w3.org/2000/01/rdf-schema#";
-inline constexpr std::string_view kXsdNs = "http://www.w3.org/2001/XMLSchema#";
+// The PREFIX lines prepended to every SPARQL query (rdf::kPrefixes), and how many lines they are.
+extern const std::string kSparqlPrefixes;
+extern const int kSparqlPrefixLines;
 
-// The PREFIX lines prepended to every SPARQL query.
-extern const char* const kSparqlPrefixes;
-
-inline std::string prov(std::string_view local) {
-  return std::string(kProv).append(local);
-}
-inline std::string provio(std::string_view local) {
-  return std::string(kProvio).append(local);
-}
-inline std::string rdf_type() {
-  return std::string(kRdf) + "type";
-}
-
-class Graph {
+class QueryGraph {
  public:
-  Graph();
-  ~Graph();
-  Graph(const Graph&) = delete;
-  Graph& operator=(const Graph&) = delete;
+  QueryGraph();
+  ~QueryGraph();
+  QueryGraph(const QueryGraph&) = delete;
+  QueryGraph& operator=(const QueryGraph&) = delete;
 
   // Loads every input: files (merged or raw; Turtle, N-Triples), directories of raw per-thread
-  // files (searched recursively), or a prov-merge store directory (one holding <name>-sp2o.db;
-  // see docs/prov-query.md), which must be the only input. Damaged input is not an error: what
+  // files (searched recursively), or a prov-merge store directory (graph/store_layout.h), which
+  // must be the only input. Damaged input is not an error: what
   // is whole is loaded and messages() names what was dropped, exactly as prov-merge reports it.
   Status load(const std::vector<std::string>& inputs);
   // Holds a graph already read and folded (prov-merge's, to index the store it has just written
@@ -108,8 +96,11 @@ class Graph {
   librdf_model* model_ = nullptr;
   std::string first_error_;  // filled by the Redland logger
   std::string store_dir_;
-  std::unique_ptr<rdf::Graph> folded_;  // what load() read and folded; Redland gets it for SPARQL
-  std::unique_ptr<MemGraph> mem_;       // its indexes, for navigation
+  Cell cell(rdf::TermId id) const;
+  std::vector<Cell> cells(rdf::GraphIndex::Arcs arcs) const;
+
+  std::unique_ptr<rdf::Graph> folded_;      // what load() read and folded; Redland gets it for SPARQL
+  std::unique_ptr<rdf::GraphIndex> index_;  // its navigation index
   std::unique_ptr<RemoteGraph> remote_;
   std::vector<std::string> messages_;
   bool damaged_ = false;

@@ -1,5 +1,5 @@
 // Built-in questions (see questions.h).
-#include "questions.h"
+#include "query/questions.h"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "common/terms.h"
+#include "graph/terms.h"
 
 namespace provio::query {
 namespace {
@@ -395,7 +395,7 @@ Table objects_table(View& v, const std::vector<ActivityRecord>& records, const s
   for (const auto& [o, s] : objects) {
     std::string cls;
     for (const auto& c : v.graph().objects(o, rdf_type()))
-      if (c.value.rfind(std::string(kProvio), 0) == 0) cls = c.value.substr(kProvio.size());
+      if (c.value.rfind(std::string(rdf::kProvio), 0) == 0) cls = c.value.substr(rdf::kProvio.size());
     std::string path = v.graph().value(o, provio("objectPath"));
     if (path.empty()) path = v.entity_label(o, false);
     t.rows.push_back({Cell::text(path), Cell::text(cls), Cell::integer(s.read), Cell::integer(s.written),

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "lineage.h"
-#include "runs.h"
-#include "table.h"
-#include "view.h"
+#include "query/lineage.h"
+#include "query/runs.h"
+#include "query/table.h"
+#include "query/view.h"
 
 namespace provio::query {
 

@@ -1,5 +1,5 @@
 // Remake scripts (see remake.h).
-#include "remake.h"
+#include "query/remake.h"
 
 #include <sys/stat.h>
 
@@ -8,9 +8,9 @@
 #include <set>
 #include <sstream>
 
-#include "lineage.h"
 #include "model/version_key.h"
-#include "runs.h"
+#include "query/lineage.h"
+#include "query/runs.h"
 
 namespace provio::query {
 namespace {
@@ -62,7 +62,7 @@ std::string common_directory(const std::vector<std::string>& dirs) {
 }  // namespace
 
 Status remake_script(View& v, const std::string& entity, const std::string& path, std::string& script) {
-  const Graph& g = v.graph();
+  const QueryGraph& g = v.graph();
   const std::string file = v.file_of(entity);
   // FILE's current version; else its last recorded one (said in the script); else the path.
   std::string target = current_version(file, path), note;

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "view.h"
+#include "query/view.h"
 
 namespace provio::query {
 

@@ -1,10 +1,10 @@
 // The graph of a SPARQL server, fetched in rounds (see remote_graph.h).
-#include "remote_graph.h"
+#include "query/remote_graph.h"
 
 #include <algorithm>
 #include <map>
 
-#include "graph.h"
+#include "query/query_graph.h"
 
 namespace provio::query {
 namespace {
@@ -23,7 +23,7 @@ Cell to_cell(const sparql::Term& t) {
     case sparql::Term::Kind::kLiteral: break;
   }
   // RDF 1.1: a simple literal is an xsd:string; the local graph spells it without a datatype.
-  std::string dt = t.datatype == std::string(kXsdNs) + "string" ? "" : t.datatype;
+  std::string dt = t.datatype == std::string(kXsd) + "string" ? "" : t.datatype;
   return {Cell::Kind::kLiteral, t.value, dt, t.lang};
 }
 
@@ -256,7 +256,7 @@ bool RemoteGraph::sparql(const std::string& query, Table& out, std::string& erro
   if (r.is_boolean) {
     out.columns = {"boolean"};
     out.rows.push_back(
-        {Cell{Cell::Kind::kLiteral, r.boolean ? "true" : "false", std::string(kXsdNs) + "boolean", {}}});
+        {Cell{Cell::Kind::kLiteral, r.boolean ? "true" : "false", std::string(kXsd) + "boolean", {}}});
     return true;
   }
   out.columns = r.vars;

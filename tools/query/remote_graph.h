@@ -21,12 +21,10 @@
 #include <utility>
 #include <vector>
 
-#include "common/sparql_server.h"
-#include "table.h"
+#include "graph/sparql_server.h"
+#include "query/table.h"
 
 namespace provio::query {
-
-struct Status;
 
 class RemoteGraph {
  public:

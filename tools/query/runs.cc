@@ -1,5 +1,5 @@
 // Runs (see runs.h).
-#include "runs.h"
+#include "query/runs.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lineage.h"
-#include "view.h"
+#include "query/lineage.h"
+#include "query/view.h"
 
 namespace provio::query {
 

@@ -1,28 +1,16 @@
 // Printing result tables (see table.h). JSON is the W3C "SPARQL 1.1 Query Results JSON Format";
 // CSV follows RFC 4180 quoting; TSV escapes tab/newline/backslash as \t \n \\.
-#include "table.h"
+#include "query/table.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 
+#include "graph/vocabulary.h"
+
 namespace provio::query {
 namespace {
-
-constexpr std::string_view kXsd = "http://www.w3.org/2001/XMLSchema#";
-
-struct Prefix {
-  std::string_view name;
-  std::string_view ns;
-};
-constexpr Prefix kPrefixes[] = {
-    {"prov:", "http://www.w3.org/ns/prov#"},
-    {"provio:", "http://www.w3.org/ns/provio#"},
-    {"xsd:", "http://www.w3.org/2001/XMLSchema#"},
-    {"rdf:", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"},
-    {"rdfs:", "http://www.w3.org/2000/01/rdf-schema#"},
-};
 
 std::string display(const Cell& c) {
   switch (c.kind) {
@@ -192,20 +180,20 @@ void write_json(std::ostream& out, const Table& t) {
 }  // namespace
 
 Cell Cell::integer(std::uint64_t v) {
-  return {Kind::kLiteral, std::to_string(v), std::string(kXsd) + "integer", {}};
+  return {Kind::kLiteral, std::to_string(v), rdf::xsd("integer"), {}};
 }
 
 Cell Cell::number(double v) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return {Kind::kLiteral, std::string(buf, r.ptr), std::string(kXsd) + "double", {}};
+  return {Kind::kLiteral, std::string(buf, r.ptr), rdf::xsd("double"), {}};
 }
 
 Cell Cell::seconds(std::uint64_t ns) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%llu.%09llu", static_cast<unsigned long long>(ns / 1000000000u),
                 static_cast<unsigned long long>(ns % 1000000000u));
-  return {Kind::kLiteral, buf, std::string(kXsd) + "double", {}};
+  return {Kind::kLiteral, buf, rdf::xsd("double"), {}};
 }
 
 bool parse_format(std::string_view name, Format& out) {
@@ -223,8 +211,9 @@ bool parse_format(std::string_view name, Format& out) {
 }
 
 std::string abbreviate(std::string_view iri) {
-  for (const auto& p : kPrefixes) {
-    if (iri.substr(0, p.ns.size()) == p.ns) return std::string(p.name).append(iri.substr(p.ns.size()));
+  for (const auto& p : rdf::kPrefixes) {
+    if (iri.substr(0, p.ns.size()) == p.ns)
+      return std::string(p.name).append(":").append(iri.substr(p.ns.size()));
   }
   return std::string(iri);
 }

@@ -1,5 +1,5 @@
 // The cached model view (see view.h).
-#include "view.h"
+#include "query/view.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,8 +15,8 @@
 #include <set>
 #include <tuple>
 
-#include "common/output.h"
-#include "common/terms.h"
+#include "graph/output.h"
+#include "graph/terms.h"
 #include "model/iri.h"
 #include "model/version_key.h"
 #include "model/vocabulary.h"
@@ -301,8 +301,7 @@ std::vector<ActivityRecord> View::activities() {
   // so a concurrent reader never sees half a cache.
   std::string text = std::string(kCacheMagic) + "\n" + fingerprint + "\n";
   for (const auto& r : out) text += to_line(r);
-  std::string error;
-  if (store_fingerprint(dir) == fingerprint) (void)rdf::write_output_file(path, text, error);
+  if (store_fingerprint(dir) == fingerprint) (void)rdf::write_output_file(path, text);
   return out;
 }
 
@@ -324,7 +323,7 @@ std::vector<ActivityRecord> View::compute_activities() {
     for (const auto& c : g_.objects(a, rdf_type())) {
       for (const auto& [cls, rel] : relation_of) {
         if (c.value == cls) {
-          r.op = cls.substr(kProvio.size());
+          r.op = cls.substr(rdf::kProvio.size());
           relation = rel;
         }
       }

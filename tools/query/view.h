@@ -1,7 +1,7 @@
-// A cached, read-only view of the provenance model over a Graph: who (program, thread, rank)
+// A cached, read-only view of the provenance model over a QueryGraph: who (program, thread, rank)
 // did each activity, which file each entity lives in, readable names, and the I/O activity
 // records every statistics question starts from.
-// Hard rule: the view never changes the graph; caches only memoise Graph lookups.
+// Hard rule: the view never changes the graph; caches only memoise QueryGraph lookups.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "graph.h"
+#include "query/query_graph.h"
 
 namespace provio::query {
 
@@ -50,8 +50,8 @@ std::string run_key(const ProgramInfo& p);
 
 class View {
  public:
-  explicit View(const Graph& g) : g_(g) {}
-  const Graph& graph() const { return g_; }
+  explicit View(const QueryGraph& g) : g_(g) {}
+  const QueryGraph& graph() const { return g_; }
 
   // The program execution an activity was done for (via its thread agent), "" if unknown.
   const std::string& program_of_activity(const std::string& activity);
@@ -79,7 +79,7 @@ class View {
   std::string thread_label(const std::string& thread);
 
  private:
-  const Graph& g_;
+  const QueryGraph& g_;
   std::unordered_map<std::string, std::string> program_of_thread_, program_of_activity_, file_of_;
   std::unordered_map<std::string, ProgramInfo> programs_;
   std::vector<ActivityRecord> compute_activities();

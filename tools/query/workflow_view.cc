@@ -1,19 +1,19 @@
 // Workflow records as runs (see workflow_view.h).
-#include "workflow_view.h"
+#include "query/workflow_view.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <tuple>
 
-#include "common/terms.h"
-#include "questions.h"
+#include "graph/terms.h"
+#include "query/questions.h"
 
 namespace provio::query {
 
 namespace {
 
-std::string rdfs_label(const Graph& g, const std::string& iri) {
+std::string rdfs_label(const QueryGraph& g, const std::string& iri) {
   return g.value(iri, std::string(kRdfs) + "label");
 }
 
@@ -24,7 +24,7 @@ double seconds_between(std::int64_t start_us, std::int64_t end_us) {
 }
 
 WorkflowView::WorkflowView(View& v) : v_(v) {
-  const Graph& g = v_.graph();
+  const QueryGraph& g = v_.graph();
   for (const auto& t : g.subjects(rdf_type(), provio("Task"))) {
     TaskInfo info;
     info.iri = t;
@@ -130,7 +130,7 @@ std::vector<std::string> WorkflowView::configs_of(const std::string& who, const 
   return found;
 }
 
-std::map<std::string, Cell> parameters(const Graph& g, const std::vector<std::string>& configs) {
+std::map<std::string, Cell> parameters(const QueryGraph& g, const std::vector<std::string>& configs) {
   std::map<std::string, Cell> out;
   for (const auto& c : configs) {
     for (const auto& p : g.objects(c, provio("parameter"))) {
@@ -143,7 +143,7 @@ std::map<std::string, Cell> parameters(const Graph& g, const std::vector<std::st
 }
 
 std::vector<MetricRecord> WorkflowView::metrics() {
-  const Graph& g = graph();
+  const QueryGraph& g = graph();
   std::vector<MetricRecord> out;
   for (const auto& m : g.subjects(rdf_type(), provio("Metric"))) {
     auto vals = g.objects(m, provio("value"));
@@ -188,7 +188,7 @@ std::string WorkflowView::task_at(const std::string& thread, std::int64_t t) con
 // A read of a file version (docs/format.md, "Versions") that the reading program left itself is
 // its own content read back, not a read of what another wrote.
 bool WorkflowView::reads_own_version(const std::string& activity, const std::string& program) {
-  const Graph& g = graph();
+  const QueryGraph& g = graph();
   for (const auto& u : g.objects(activity, prov("used"))) {
     if (u.kind != Cell::Kind::kIri || !v_.is_version(u.value)) continue;
     for (const auto& gen : g.objects(u.value, prov("wasGeneratedBy")))
@@ -198,7 +198,7 @@ bool WorkflowView::reads_own_version(const std::string& activity, const std::str
 }
 
 std::vector<Reader> WorkflowView::readers(const std::string& file) {
-  const Graph& g = graph();
+  const QueryGraph& g = graph();
   std::set<std::string> entities = {file};
   for (const auto& o : g.subjects(provio("inFile"), file)) entities.insert(o);
   std::vector<std::string> owners(entities.begin(), entities.end());
@@ -226,7 +226,7 @@ std::vector<Reader> WorkflowView::readers(const std::string& file) {
 
 std::vector<std::string> WorkflowView::selected_data(
     const std::vector<std::pair<std::string, std::string>>& selection) {
-  const Graph& g = graph();
+  const QueryGraph& g = graph();
   auto matches = [](const Cell& value, const std::string& text) {
     if (value.value == text) return true;
     char* end = nullptr;

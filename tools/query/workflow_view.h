@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "view.h"
+#include "query/view.h"
 
 namespace provio::query {
 
@@ -44,7 +44,7 @@ class WorkflowView {
  public:
   explicit WorkflowView(View& v);
   View& view() { return v_; }
-  const Graph& graph() const { return v_.graph(); }
+  const QueryGraph& graph() const { return v_.graph(); }
 
   // nullptr when `iri` is not a provio:Task.
   const TaskInfo* task(const std::string& iri) const;
@@ -91,7 +91,7 @@ class WorkflowView {
 
 // Key → value of the provio:parameter nodes of `configs` (later configurations win on a shared
 // key).
-std::map<std::string, Cell> parameters(const Graph& g, const std::vector<std::string>& configs);
+std::map<std::string, Cell> parameters(const QueryGraph& g, const std::vector<std::string>& configs);
 
 // Seconds between two µs times, as a number.
 double seconds_between(std::int64_t start_us, std::int64_t end_us);

@@ -1,0 +1,46 @@
+// The one command-line parser of prov-merge, prov-query and prov-viz: each tool lists its options
+// in a table and gets back what was given, in order, or a message saying what is wrong.
+//
+// Hard rule: nothing given is ignored. An unknown option, a value given to a flag, a missing
+// value, and an option given to a command it does not apply to are each an error naming the
+// option (and the command), so a mistyped or misplaced option never silently changes nothing.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/status.h"
+
+namespace provio::tools {
+
+struct OptionSpec {
+  const char* name;        // "--output", or a short-only "-k"
+  const char* short_name;  // "-o", or nullptr
+  bool takes_value;
+  // The commands it applies to, separated by spaces ("stats select"); nullptr: all of them (and
+  // tools without commands).
+  const char* commands = nullptr;
+};
+
+struct ParsedOption {
+  const OptionSpec* spec;
+  std::string value;  // "" for a flag
+};
+
+struct ParsedArgs {
+  std::vector<ParsedOption> options;    // in command-line order
+  std::vector<std::string> positional;  // everything else, "-" and words after "--" included
+
+  // Whether option `name` (its long name) was given; its last value, or `def`; all its values.
+  bool has(std::string_view name) const;
+  std::string get(std::string_view name, const std::string& def = "") const;
+  std::vector<std::string> all(std::string_view name) const;
+};
+
+// Parses argv[first..argc) against `specs` for `command` ("" for a tool without commands).
+// "--name=value" and "--name value" (and "-o value") give a value; "--" ends the options.
+rdf::Status parse_options(int argc, char** argv, int first, const std::vector<OptionSpec>& specs,
+                          const std::string& command, ParsedArgs& out);
+
+}  // namespace provio::tools
