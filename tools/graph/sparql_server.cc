@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "graph/vocabulary.h"
+
 namespace provio::sparql {
 namespace {
 
@@ -38,7 +40,7 @@ constexpr Convention kConventions[] = {
     {"/data", "/sparql", "/update", false},
 };
 
-const std::string kXsdDouble = "http://www.w3.org/2001/XMLSchema#double";
+const std::string kXsdDouble = rdf::xsd("double");
 
 // Virtuoso's STR() of a double has 16 digits ("0.8100000000000001" for 0.81): the shortest form
 // that reads back as the same double is the one a writer of that value would have chosen.
@@ -51,7 +53,7 @@ std::string shortest_double(const std::string& text) {
   return r.ec == std::errc() ? std::string(buf, r.ptr) : text;
 }
 
-const std::string kXsdDateTime = "http://www.w3.org/2001/XMLSchema#dateTime";
+const std::string kXsdDateTime = rdf::xsd("dateTime");
 
 // Virtuoso keeps xsd:dateTime as a timestamp and drops trailing zeros of the fraction
 // ("…:01Z" for "…:01.000000Z"). provio writes UTC with microseconds, six digits: a UTC time comes

@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "graph/terms.h"
 #include "lineage_dot.h"
 #include "query/questions.h"
 #include "query/runs.h"
@@ -38,19 +38,10 @@ std::string html_escape(const std::string& s) {
   return out;
 }
 
-// µs since the epoch of an xsd:dateTime "YYYY-MM-DDThh:mm:ss[.ffffff]Z"; -1 if malformed.
-long long parse_time(const std::string& t) {
-  std::tm tm{};
-  int y, mo, d, h, mi;
-  double s;
-  if (std::sscanf(t.c_str(), "%d-%d-%dT%d:%d:%lf", &y, &mo, &d, &h, &mi, &s) != 6) return -1;
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = 0;
-  return static_cast<long long>(timegm(&tm)) * 1000000 + static_cast<long long>(s * 1e6 + 0.5);
+// µs since the epoch of an xsd:dateTime (the graph engine's parser, graph/terms.h); -1 if
+// absent or malformed (the report's times all come after 1970).
+long long time_us(const std::string& t) {
+  return rdf::parse_datetime_us(t).value_or(-1);
 }
 
 std::string seconds_text(double s) {
@@ -138,7 +129,7 @@ void timeline(std::ostringstream& out, query::View& v, const query::Runs* runs,
   long long t0 = -1, t1 = -1;
   bool trace = false;
   for (const auto& r : records) {
-    long long s = parse_time(r.start), e = parse_time(r.end);
+    long long s = time_us(r.start), e = time_us(r.end);
     if (s < 0 || e < s) continue;
     std::string row = r.program.empty() ? "?"
                       : runs            ? runs->label(runs->run_of(r.program))
@@ -259,7 +250,7 @@ std::string write_report(query::View& v, const std::string& title, bool by_rank,
   for (const auto& p : programs) {
     const auto& info = v.program(p);
     if (!info.job.empty()) jobs.insert(info.job);
-    long long s = parse_time(info.start), e = parse_time(info.end);
+    long long s = time_us(info.start), e = time_us(info.end);
     if (s >= 0 && (t0 < 0 || s < t0)) t0 = s;
     if (e > t1) t1 = e;
   }
