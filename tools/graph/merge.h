@@ -1,5 +1,6 @@
-// provio_rdf: the one call prov-query and prov-viz read every input with (tools/prov-query/graph.cc):
-// list, read with the damage-tolerant reader, complete and fold, the way prov-merge does.
+// The one call prov-query and prov-viz read every input with (tools/query/query_graph.cc): list,
+// read with the damage-tolerant reader, complete and fold, the way prov-merge does (prov-merge
+// itself calls the same steps one by one, because under MPI each rank reads its share).
 //
 // Hard rule: the result is exactly what `prov-merge INPUT...` writes (same triples).
 #pragma once
@@ -24,6 +25,6 @@ struct MergeResult {
 // Lists, reads (jobs threads, 0: all cores) and folds `inputs` (directories, files) into `graph`.
 // `other_files_are_damage`: as list_inputs (reader.h).
 MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph,
-                         bool other_files_are_damage = true);
+                         bool other_files_are_damage);
 
 }  // namespace provio::rdf

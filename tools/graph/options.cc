@@ -1,7 +1,10 @@
 // The tools' option parser (see options.h).
 #include "graph/options.h"
 
-#include <cstring>
+#include <algorithm>
+#include <cstdio>
+
+#include "graph/cli.h"
 
 namespace provio::tools {
 namespace {
@@ -81,6 +84,27 @@ rdf::Status parse_options(int argc, char** argv, int first, const std::vector<Op
     out.options.push_back({spec, std::move(value)});
   }
   return rdf::Status::success();
+}
+
+int parse_command_line(int argc, char** argv, const char* tool, const char* usage,
+                       const std::vector<std::string_view>& commands, const std::vector<OptionSpec>& specs,
+                       std::string& command, ParsedArgs& out) {
+  auto misuse = [&](const std::string& message) {
+    std::fprintf(stderr, "%s: %s\n%s", tool, message.c_str(), usage);
+    return kExitUsage;
+  };
+  if (argc < 2) return misuse("missing command");
+  std::string_view first = argv[1];
+  if (first == "-h" || first == "--help") {
+    std::fputs(usage, stdout);
+    return std::fflush(stdout) == 0 ? kExitOk : kExitData;
+  }
+  if (is_version_flag(first)) return print_version(tool);
+  if (std::find(commands.begin(), commands.end(), first) == commands.end())
+    return misuse("unknown command '" + std::string(first) + "'");
+  command = first;
+  rdf::Status s = parse_options(argc, argv, 2, specs, command, out);
+  return s.ok ? -1 : misuse(s.message);
 }
 
 }  // namespace provio::tools

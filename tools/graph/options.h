@@ -43,4 +43,12 @@ struct ParsedArgs {
 rdf::Status parse_options(int argc, char** argv, int first, const std::vector<OptionSpec>& specs,
                           const std::string& command, ParsedArgs& out);
 
+// `TOOL COMMAND [options] [ARG...]` (prov-query, prov-viz): a first word of -h/--help prints
+// `usage` on stdout, -V/--version the version; a missing or unknown command and misused options
+// print "TOOL: message" and `usage` on stderr. Returns -1 to go on with `command` and `out`
+// (where --help, given after the command, is for the caller to answer), else the exit code.
+int parse_command_line(int argc, char** argv, const char* tool, const char* usage,
+                       const std::vector<std::string_view>& commands, const std::vector<OptionSpec>& specs,
+                       std::string& command, ParsedArgs& out);
+
 }  // namespace provio::tools

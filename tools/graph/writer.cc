@@ -186,8 +186,6 @@ Status write_with_raptor(const Graph& g, const std::string& format, std::FILE* o
   return ok ? Status::success() : Status::error("raptor could not serialize the graph as " + format);
 }
 
-}  // namespace
-
 std::vector<std::string> output_formats() {
   std::vector<std::string> names = {"turtle", "ntriples"};
   raptor_world* world = raptor_new_world();
@@ -202,6 +200,8 @@ std::vector<std::string> output_formats() {
   raptor_free_world(world);
   return names;
 }
+
+}  // namespace
 
 bool is_output_format(const std::string& name) {
   for (const std::string& n : output_formats()) {

@@ -8,7 +8,6 @@
 
 #include <cstdio>
 #include <string>
-#include <vector>
 
 #include "graph/graph.h"
 #include "graph/status.h"
@@ -17,7 +16,6 @@ namespace provio::rdf {
 
 // "turtle", "ntriples" and the names of raptor's serializers ("rdfxml", "json", …).
 bool is_output_format(const std::string& name);
-std::vector<std::string> output_formats();
 
 Status write_graph(const Graph& graph, const std::string& format, std::FILE* out);
 

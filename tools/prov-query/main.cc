@@ -202,19 +202,10 @@ int fail(const std::string& message) {
 
 // Parses argv; returns -1 to continue, else an exit code.
 int parse(int argc, char** argv, Args& a) {
-  if (argc < 2) return usage_error("missing command");
-  std::string first = argv[1];
-  if (first == "-h" || first == "--help") {
-    std::cout << kUsage;
-    return std::cout.flush() ? 0 : 2;
-  }
-  if (provio::tools::is_version_flag(first)) return provio::tools::print_version(kTool);
-  a.command = first;
-  bool known = false;
-  for (const auto& h : kHelp) known = known || a.command == h.name;
-  if (!known) return usage_error("unknown command '" + a.command + "'");
-  pq::Status s = provio::tools::parse_options(argc, argv, 2, kOptions, a.command, a);
-  if (!s.ok) return usage_error(s.message);
+  std::vector<std::string_view> commands;
+  for (const auto& h : kHelp) commands.push_back(h.name);
+  int rc = provio::tools::parse_command_line(argc, argv, kTool, kUsage, commands, kOptions, a.command, a);
+  if (rc >= 0) return rc;
   if (a.has("--help")) {
     for (const auto& h : kHelp)
       if (a.command == h.name) std::cout << h.text;

@@ -74,18 +74,10 @@ struct Args {
 
 // Parses argv; returns -1 to go on, else an exit code.
 int parse(int argc, char** argv, Args& a) {
-  if (argc < 2) return usage_error("missing command");
-  std::string first = argv[1];
-  if (first == "-h" || first == "--help") {
-    std::cout << kUsage;
-    return std::cout.flush() ? 0 : 2;
-  }
-  if (provio::tools::is_version_flag(first)) return provio::tools::print_version(kTool);
-  if (first != "lineage" && first != "report") return usage_error("unknown command '" + first + "'");
-  a.command = first;
   provio::tools::ParsedArgs p;
-  provio::rdf::Status s = provio::tools::parse_options(argc, argv, 2, kOptions, a.command, p);
-  if (!s.ok) return usage_error(s.message);
+  int rc = provio::tools::parse_command_line(argc, argv, kTool, kUsage, {"lineage", "report"}, kOptions,
+                                             a.command, p);
+  if (rc >= 0) return rc;
   if (p.has("--help")) {
     std::cout << kUsage;
     return std::cout.flush() ? 0 : 2;

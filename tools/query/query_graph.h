@@ -83,8 +83,6 @@ class QueryGraph {
   std::size_t size() const;
   // The prov-merge store directory when the input is one, else "".
   const std::string& store_dir() const { return store_dir_; }
-  librdf_world* world() const { return world_; }
-  librdf_model* model() const { return model_; }
 
  private:
   Status open_storage(const std::string& options, const char* name);
