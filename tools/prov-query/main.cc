@@ -372,32 +372,32 @@ int cmd_stats(const Args& a) {
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
-    std::string err = pq::stats(v, io_activities(a, v), a.get("--by", "api"), top, r.table);
-    if (!err.empty()) return {1, "stats: " + err, {}};
+    pq::Status s = pq::stats(v, io_activities(a, v), a.get("--by", "api"), top, r.table);
+    if (!s.ok) return {1, "stats: " + s.message, {}};
     return r;
   });
 }
 
 int cmd_select(const Args& a) {
   pq::SelectSpec spec;
-  std::string err;
-  if (a.flag("--project")) err = pq::parse_fields(a.get("--project"), spec.project);
-  if (err.empty() && a.flag("--group-by")) err = pq::parse_fields(a.get("--group-by"), spec.group_by);
-  if (err.empty() && a.flag("--agg")) err = pq::parse_aggs(a.get("--agg"), spec);
-  if (err.empty() && a.flag("--sort")) err = pq::parse_sort(a.get("--sort"), spec);
+  pq::Status s;
+  if (a.flag("--project")) s = pq::parse_fields(a.get("--project"), spec.project);
+  if (s.ok && a.flag("--group-by")) s = pq::parse_fields(a.get("--group-by"), spec.group_by);
+  if (s.ok && a.flag("--agg")) s = pq::parse_aggs(a.get("--agg"), spec);
+  if (s.ok && a.flag("--sort")) s = pq::parse_sort(a.get("--sort"), spec);
   for (const auto& f : a.all("--filter"))
-    if (err.empty()) err = pq::parse_filter(f, spec);
-  if (err.empty() && a.flag("--limit") && !parse_count(a.get("--limit"), spec.limit))
-    err = "--limit takes a number";
-  if (!err.empty()) return usage_error("select: " + err);
+    if (s.ok) s = pq::parse_filter(f, spec);
+  if (s.ok && a.flag("--limit") && !parse_count(a.get("--limit"), spec.limit))
+    s = pq::Status::error("--limit takes a number");
+  if (!s.ok) return usage_error("select: " + s.message);
   // With aggregation, projected fields name the grouping when --group-by is absent.
   if (!spec.aggs.empty() && spec.group_by.empty()) spec.group_by = spec.project;
   pq::QueryGraph g;
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
-    std::string e = pq::select(v, io_activities(a, v), spec, r.table);
-    if (!e.empty()) return {1, "select: " + e, {}};
+    pq::Status e = pq::select(v, io_activities(a, v), spec, r.table);
+    if (!e.ok) return {1, "select: " + e.message, {}};
     return r;
   });
 }
@@ -406,12 +406,13 @@ int cmd_select(const Args& a) {
 int cmd_runs(const Args& a) {
   pq::BestSpec best;
   pq::MetricsSpec metrics;
-  std::string stage, err;
-  if (a.flag("--stage")) err = pq::parse_stage(a.get("--stage"), stage);
+  std::string stage;
+  pq::Status s;
+  if (a.flag("--stage")) s = pq::parse_stage(a.get("--stage"), stage);
   pq::RunFilter runs;
   for (const auto& text : a.all("--selection"))
-    if (err.empty()) err = pq::parse_selection(text, runs);
-  if (!err.empty()) return usage_error(a.command + ": " + err);
+    if (s.ok) s = pq::parse_selection(text, runs);
+  if (!s.ok) return usage_error(a.command + ": " + s.message);
   best.runs = metrics.runs = runs;
   if (a.command == "best") {
     if (!a.flag("--metric")) return usage_error("best: missing --metric NAME");

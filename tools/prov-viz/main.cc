@@ -143,8 +143,8 @@ int cmd_lineage(const Args& a) {
   opt.by_rank = a.by_rank;
   std::string dot = provio::viz::lineage_dot(v, v.activities(), {iri}, opt);
   if (ext == "dot") return provio::tools::exit_code(write_file(a.output, dot), g.damaged());
-  std::string err = provio::viz::render(dot, ext, a.output);
-  return provio::tools::exit_code(err.empty() ? 0 : fail(err), g.damaged());
+  s = provio::viz::render(dot, ext, a.output);
+  return provio::tools::exit_code(s.ok ? 0 : fail(s.message), g.damaged());
 }
 
 int cmd_report(const Args& a) {
@@ -156,8 +156,8 @@ int cmd_report(const Args& a) {
   for (const auto& i : a.inputs) title += (title.empty() ? "" : " ") + i;
   for (const auto& i : a.positional) title += (title.empty() ? "" : " ") + i;
   std::string html;
-  std::string err = provio::viz::write_report(v, title.empty() ? "provio" : title, a.by_rank, html);
-  if (!err.empty()) return fail(err);
+  provio::rdf::Status s = provio::viz::write_report(v, title.empty() ? "provio" : title, a.by_rank, html);
+  if (!s.ok) return fail(s.message);
   return provio::tools::exit_code(write_file(a.output, html), g.damaged());
 }
 

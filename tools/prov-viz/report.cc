@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -240,7 +242,7 @@ document.querySelectorAll('table.sortable th').forEach(function (th) {
 
 }  // namespace
 
-std::string write_report(query::View& v, const std::string& title, bool by_rank, std::string& html) {
+rdf::Status write_report(query::View& v, const std::string& title, bool by_rank, std::string& html) {
   auto records = v.activities();
   query::Runs runs(v);
   auto programs = v.programs();
@@ -295,7 +297,7 @@ std::string write_report(query::View& v, const std::string& title, bool by_rank,
   out << "<h2 id=\"costs\">Top I/O costs</h2>\n";
   auto chart = [&](const std::string& by, const std::string& what, int col, const char* colour) {
     Table t;
-    if (!query::stats(v, records, by, -1, t).empty()) return;
+    if (!query::stats(v, records, by, -1, t).ok) return;
     std::vector<std::pair<std::string, double>> items;
     for (const auto& row : t.rows)
       items.emplace_back(row[0].value, std::strtod(row[col].value.c_str(), nullptr));
@@ -370,14 +372,15 @@ std::string write_report(query::View& v, const std::string& title, bool by_rank,
     std::string dot = lineage_dot(v, records, outputs, opt);
     char tmpl[] = "/tmp/prov-viz-svg-XXXXXX";
     int fd = mkstemp(tmpl);
-    if (fd < 0) return "cannot create a temporary file";
+    if (fd < 0)
+      return rdf::Status::error(std::string("cannot create a temporary file: ") + std::strerror(errno));
     ::close(fd);
-    std::string err = render(dot, "svg", tmpl);
+    rdf::Status rendered = render(dot, "svg", tmpl);
     std::ifstream in(tmpl);
     std::stringstream svg;
     svg << in.rdbuf();
     ::unlink(tmpl);
-    if (!err.empty()) return err;
+    if (!rendered.ok) return rendered;
     std::string s = svg.str();
     auto start = s.find("<svg");  // drop the XML prolog and DOCTYPE: the SVG goes inline
     out << "<div class=\"graph\">" << (start == std::string::npos ? "" : s.substr(start)) << "</div>\n";
@@ -419,7 +422,7 @@ std::string write_report(query::View& v, const std::string& title, bool by_rank,
   }
   out << "<script>" << kScript << "</script>\n</body></html>\n";
   html = out.str();
-  return "";
+  return rdf::Status::success();
 }
 
 }  // namespace provio::viz

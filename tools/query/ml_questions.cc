@@ -86,29 +86,30 @@ const CheckpointVersion* version_for(const std::vector<const CheckpointVersion*>
 
 }  // namespace
 
-std::string parse_selection(const std::string& text, RunFilter& filter) {
+Status parse_selection(const std::string& text, RunFilter& filter) {
   for (std::string::size_type i = 0, j; i <= text.size(); i = j + 1) {
     j = std::min(text.find(',', i), text.size());
     std::string pair = text.substr(i, j - i);
     auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0) return "malformed selection '" + pair + "' (KEY=VALUE,...)";
+    if (eq == std::string::npos || eq == 0)
+      return Status::error("malformed selection '" + pair + "' (KEY=VALUE,...)");
     filter.selection.emplace_back(pair.substr(0, eq), pair.substr(eq + 1));
   }
-  return "";
+  return Status::success();
 }
 
-std::string parse_stage(const std::string& text, std::string& iri) {
+Status parse_stage(const std::string& text, std::string& iri) {
   if (text == "any") {
     iri = "*";
-    return "";
+    return Status::success();
   }
   for (const auto& s : kStages) {
     if (text == s[0]) {
       iri = provio(s[1]);
-      return "";
+      return Status::success();
     }
   }
-  return "unknown stage '" + text + "' (training, validation, testing, any)";
+  return Status::error("unknown stage '" + text + "' (training, validation, testing, any)");
 }
 
 Table best_table(WorkflowView& w, Checkpoints& c, const BestSpec& spec) {

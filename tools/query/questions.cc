@@ -80,37 +80,38 @@ Cell field(View& /*labels are resolved in the record*/, const ActivityRecord& r,
   return Cell::unbound();
 }
 
-std::string parse_fields(const std::string& text, std::vector<std::string>& out) {
+Status parse_fields(const std::string& text, std::vector<std::string>& out) {
   for (const auto& f : split(text, ',')) {
-    if (!is_field(f)) return "unknown field '" + f + "'";
+    if (!is_field(f)) return Status::error("unknown field '" + f + "'");
     out.push_back(f);
   }
-  return "";
+  return Status::success();
 }
 
-std::string parse_sort(const std::string& text, SelectSpec& spec) {
+Status parse_sort(const std::string& text, SelectSpec& spec) {
   for (auto f : split(text, ',')) {
     bool desc = f[0] == '-';
     if (desc || f[0] == '+') f = f.substr(1);
     spec.sort.emplace_back(f, desc);
   }
-  return "";
+  return Status::success();
 }
 
-std::string parse_aggs(const std::string& text, SelectSpec& spec) {
+Status parse_aggs(const std::string& text, SelectSpec& spec) {
   for (const auto& a : split(text, ',')) {
     auto colon = a.find(':');
     std::string fn = a.substr(0, colon), f = colon == std::string::npos ? "*" : a.substr(colon + 1);
     if (fn != "sum" && fn != "count" && fn != "mean" && fn != "min" && fn != "max")
-      return "unknown aggregate '" + fn + "' (sum, count, mean, min, max)";
+      return Status::error("unknown aggregate '" + fn + "' (sum, count, mean, min, max)");
     if (fn == "count" ? (f != "*" && !is_field(f)) : !is_numeric_field(f))
-      return "cannot aggregate " + fn + " over '" + f + "' (numeric fields: count, bytes, elapsed)";
+      return Status::error("cannot aggregate " + fn + " over '" + f +
+                           "' (numeric fields: count, bytes, elapsed)");
     spec.aggs.push_back({fn, f});
   }
-  return "";
+  return Status::success();
 }
 
-std::string parse_filter(const std::string& text, SelectSpec& spec) {
+Status parse_filter(const std::string& text, SelectSpec& spec) {
   static const char* ops[] = {"=~", "!~", "!=", "<=", ">=", "=", "<", ">"};
   std::size_t best = std::string::npos;
   std::string op;
@@ -122,22 +123,22 @@ std::string parse_filter(const std::string& text, SelectSpec& spec) {
     }
   }
   if (best == std::string::npos || best == 0)
-    return "malformed filter '" + text + "' (FIELD OP VALUE, OP one of = != =~ !~ < <= > >=)";
+    return Status::error("malformed filter '" + text + "' (FIELD OP VALUE, OP one of = != =~ !~ < <= > >=)");
   std::string f = text.substr(0, best);
-  if (!is_field(f)) return "unknown field '" + f + "' in filter '" + text + "'";
+  if (!is_field(f)) return Status::error("unknown field '" + f + "' in filter '" + text + "'");
   std::string value = text.substr(best + op.size());
   if (op == "=~" || op == "!~") {
     try {
       std::regex re(value);
     } catch (const std::regex_error& e) {
-      return "bad regular expression '" + value + "' in filter: " + e.what();
+      return Status::error("bad regular expression '" + value + "' in filter: " + e.what());
     }
   }
   spec.filters.push_back({f, op, value});
-  return "";
+  return Status::success();
 }
 
-std::string select(View& v, const std::vector<ActivityRecord>& records, const SelectSpec& spec, Table& out) {
+Status select(View& v, const std::vector<ActivityRecord>& records, const SelectSpec& spec, Table& out) {
   out = Table{};
   std::vector<std::regex> regexes;
   for (const auto& f : spec.filters) regexes.emplace_back(f.op.find('~') != std::string::npos ? f.value : "");
@@ -166,7 +167,7 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
     return true;
   };
   for (const auto& g : spec.group_by)
-    if (!is_field(g)) return "unknown field '" + g + "' in --group-by";
+    if (!is_field(g)) return Status::error("unknown field '" + g + "' in --group-by");
   if (spec.aggs.empty() && spec.group_by.empty()) {
     out.columns = spec.project.empty() ? std::vector<std::string>{"program", "thread", "op",    "api",
                                                                   "entity",  "count",  "bytes", "elapsed"}
@@ -242,7 +243,7 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
   std::vector<std::pair<std::size_t, bool>> keys;
   for (const auto& [col, desc] : spec.sort) {
     auto it = std::find(out.columns.begin(), out.columns.end(), col);
-    if (it == out.columns.end()) return "cannot sort by '" + col + "': not an output column";
+    if (it == out.columns.end()) return Status::error("cannot sort by '" + col + "': not an output column");
     keys.emplace_back(static_cast<std::size_t>(it - out.columns.begin()), desc);
   }
   std::stable_sort(out.rows.begin(), out.rows.end(),
@@ -254,19 +255,18 @@ std::string select(View& v, const std::vector<ActivityRecord>& records, const Se
                      return false;
                    });
   if (spec.limit >= 0 && out.rows.size() > static_cast<std::size_t>(spec.limit)) out.rows.resize(spec.limit);
-  return "";
+  return Status::success();
 }
 
-std::string stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top,
-                  Table& out) {
+Status stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top,
+             Table& out) {
   if (by != "api" && by != "file" && by != "object" && by != "rank" && by != "thread" && by != "program")
-    return "unknown --by '" + by + "' (api, file, object, rank, thread, program)";
+    return Status::error("unknown --by '" + by + "' (api, file, object, rank, thread, program)");
   SelectSpec spec;
   spec.group_by = {by == "object" ? "entity" : by};
-  std::string err = parse_aggs("sum:count,sum:bytes,sum:elapsed", spec);
-  if (!err.empty()) return err;
-  err = select(v, records, spec, out);
-  if (!err.empty()) return err;
+  Status s = parse_aggs("sum:count,sum:bytes,sum:elapsed", spec);
+  if (s.ok) s = select(v, records, spec, out);
+  if (!s.ok) return s;
   out.columns = {by, "calls", "bytes", "elapsed", "mean_elapsed"};
   for (auto& row : out.rows) {
     double calls = as_number(row[1]);
@@ -277,7 +277,7 @@ std::string stats(View& v, const std::vector<ActivityRecord>& records, const std
   std::stable_sort(out.rows.begin(), out.rows.end(),
                    [](const auto& a, const auto& b) { return compare_cells(a[3], b[3]) > 0; });
   if (top >= 0 && out.rows.size() > static_cast<std::size_t>(top)) out.rows.resize(top);
-  return "";
+  return Status::success();
 }
 
 namespace {

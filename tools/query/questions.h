@@ -45,18 +45,18 @@ struct SelectSpec {
   long limit = -1;
 };
 
-// Parses "-bytes,api" / "sum:bytes,count:*" / "file=~out.h5". Returns "" or an error message.
-std::string parse_sort(const std::string& text, SelectSpec& spec);
-std::string parse_aggs(const std::string& text, SelectSpec& spec);
-std::string parse_filter(const std::string& text, SelectSpec& spec);
-std::string parse_fields(const std::string& text, std::vector<std::string>& out);
+// Parses "-bytes,api" / "sum:bytes,count:*" / "file=~out.h5".
+Status parse_sort(const std::string& text, SelectSpec& spec);
+Status parse_aggs(const std::string& text, SelectSpec& spec);
+Status parse_filter(const std::string& text, SelectSpec& spec);
+Status parse_fields(const std::string& text, std::vector<std::string>& out);
 
-// Runs a select over the I/O activity records. Returns "" or an error message.
-std::string select(View& v, const std::vector<ActivityRecord>& records, const SelectSpec& spec, Table& out);
+// Runs a select over the I/O activity records.
+Status select(View& v, const std::vector<ActivityRecord>& records, const SelectSpec& spec, Table& out);
 
 // stats --by KEY: key, calls, bytes, elapsed, mean_elapsed (per call), sorted by elapsed desc.
-std::string stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top,
-                  Table& out);
+Status stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top,
+             Table& out);
 
 Table programs_table(View& v);
 Table files_table(View& v, const std::vector<ActivityRecord>& records);
