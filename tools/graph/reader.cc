@@ -12,13 +12,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -26,210 +22,18 @@
 
 #include "graph/input.h"
 #include "graph/line_parser.h"
+#include "graph/raptor_parser.h"
 #include "graph/terms.h"
 #include "model/vocabulary.h"
 
 namespace provio::rdf {
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr std::size_t kChunk = 1 << 20;
-constexpr int kMaxMessagesPerFile = 10;
-
-struct FileReport {
-  std::vector<std::string> messages;
-  std::uint64_t triples = 0;
-  bool damaged = false;
-  int suppressed = 0;
-};
-
-// One file being read.
-struct FileContext {
-  const std::string* path;
-  Graph* graph;
-  FileReport report;
-  std::string blank_prefix;         // "_:b<n>x"
-  std::uint64_t line_override = 0;  // raptor parsing one line of a fast-path file
-  const char* error_suffix = "";
-  bool growing = false;  // still being written: an unfinished end is left for the next read
-  bool capture = false;  // keep raptor's first error in `captured` instead of reporting it
-  std::string captured;
-  int captured_column = 0;
-
-  void message(std::uint64_t line, int column, std::string_view text) {
-    if (static_cast<int>(report.messages.size()) >= kMaxMessagesPerFile) {
-      ++report.suppressed;
-      return;
-    }
-    std::string m = *path;
-    if (line) {
-      m += ':' + std::to_string(line);
-      if (column > 0) m += ':' + std::to_string(column);
-    }
-    m += ": ";
-    m += text;
-    report.messages.push_back(std::move(m));
-  }
-};
 
 bool has_suffix(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
-
-std::string file_uri(const std::string& path) {
-  std::error_code ec;
-  fs::path abs = fs::absolute(path, ec);
-  return "file://" + (ec ? path : abs.string());
-}
-
-using HeldTriple = std::array<std::string, 3>;
-
-// A raptor world for one thread, with a log handler that reports into the current file.
-class Raptor {
- public:
-  Raptor() {
-    world_ = raptor_new_world();
-    raptor_world_open(world_);
-    raptor_world_set_log_handler(world_, this, &Raptor::log);
-  }
-  ~Raptor() { raptor_free_world(world_); }
-  Raptor(const Raptor&) = delete;
-  Raptor& operator=(const Raptor&) = delete;
-
-  // While `into` is set, parsed statements are held there instead of going into the graph: the
-  // caller keeps them only if the whole text parsed (a statement is kept only if written whole).
-  void hold_statements(std::vector<HeldTriple>* into) { held_ = into; }
-
-  // Parses the chunks `next` yields (false at the end) with raptor parser `syntax`.
-  // Returns false if raptor reported an error.
-  bool parse(const char* syntax, FileContext& ctx, const std::function<bool(std::string_view&)>& next) {
-    raptor_parser* parser = raptor_new_parser(world_, syntax);
-    if (!parser) {
-      ctx.message(0, 0, std::string("no raptor parser '") + syntax + "'");
-      ctx.report.damaged = true;
-      return false;
-    }
-    ctx_ = &ctx;
-    parser_ = parser;
-    failed_ = false;
-    raptor_parser_set_statement_handler(parser, this, &Raptor::statement);
-    std::string base = file_uri(*ctx.path);
-    raptor_uri* uri = raptor_new_uri(world_, reinterpret_cast<const unsigned char*>(base.c_str()));
-    raptor_parser_parse_start(parser, uri);
-    std::string_view chunk;
-    bool more = true;
-    while (more && !failed_) {
-      more = next(chunk);
-      int rc = raptor_parser_parse_chunk(parser, reinterpret_cast<const unsigned char*>(chunk.data()),
-                                         chunk.size(), more ? 0 : 1);
-      if (rc) failed_ = true;
-    }
-    raptor_free_uri(uri);
-    raptor_free_parser(parser);
-    ctx_ = nullptr;
-    parser_ = nullptr;
-    return !failed_;
-  }
-
- private:
-  static void log(void* data, raptor_log_message* m) {
-    auto* self = static_cast<Raptor*>(data);
-    FileContext* ctx = self->ctx_;
-    if (!ctx) return;
-    bool error = m->level >= RAPTOR_LOG_LEVEL_ERROR;
-    std::uint64_t line = 0;
-    int column = 0;
-    if (m->locator) {
-      line = m->locator->line > 0 ? static_cast<std::uint64_t>(m->locator->line) : 0;
-      column = m->locator->column;
-    }
-    if (ctx->line_override) line = ctx->line_override;
-    std::string text = m->text ? m->text : "unknown raptor error";
-    if (ctx->capture) {
-      if (error && !self->failed_) ctx->captured = text, ctx->captured_column = column;
-      self->failed_ |= error;
-      return;
-    }
-    if (error) {
-      if (self->failed_) return;  // raptor's follow-up messages about the same failure
-      self->failed_ = true;
-      ctx->report.damaged = true;
-      text += ctx->error_suffix;
-    }
-    ctx->message(line, column, text);
-  }
-
-  static void term_text(FileContext& ctx, raptor_term* t, std::string& out) {
-    out.clear();
-    switch (t->type) {
-      case RAPTOR_TERM_TYPE_URI: {
-        std::size_t n = 0;
-        const unsigned char* s = raptor_uri_as_counted_string(t->value.uri, &n);
-        append_iri(out, std::string_view(reinterpret_cast<const char*>(s), n));
-        break;
-      }
-      case RAPTOR_TERM_TYPE_LITERAL: {
-        const raptor_term_literal_value& l = t->value.literal;
-        std::string_view dt, lang;
-        std::size_t n = 0;
-        if (l.datatype) dt = reinterpret_cast<const char*>(raptor_uri_as_counted_string(l.datatype, &n));
-        if (l.language) lang = std::string_view(reinterpret_cast<const char*>(l.language), l.language_len);
-        append_literal(out, std::string_view(reinterpret_cast<const char*>(l.string), l.string_len), dt,
-                       lang);
-        break;
-      }
-      case RAPTOR_TERM_TYPE_BLANK:
-        out = ctx.blank_prefix;
-        out.append(reinterpret_cast<const char*>(t->value.blank.string), t->value.blank.string_len);
-        break;
-      default: break;
-    }
-  }
-
-  static void statement(void* data, raptor_statement* st) {
-    auto* self = static_cast<Raptor*>(data);
-    FileContext& ctx = *self->ctx_;
-    term_text(ctx, st->subject, self->s_);
-    term_text(ctx, st->predicate, self->p_);
-    term_text(ctx, st->object, self->o_);
-    if (self->s_.empty() || self->p_.empty() || self->o_.empty()) return;
-    if (!valid_utf8(self->s_) || !valid_utf8(self->p_) || !valid_utf8(self->o_)) {
-      self->invalid_utf8(ctx);
-      return;
-    }
-    if (self->held_) {
-      self->held_->push_back({self->s_, self->p_, self->o_});
-      return;
-    }
-    ctx.graph->add(self->s_, self->p_, self->o_);
-    ++ctx.report.triples;
-  }
-
-  // Raptor passes some bytes that are not UTF-8 through into IRIs; such a statement would make
-  // the output invalid RDF, so it is dropped (and, under capture, fails the parse).
-  void invalid_utf8(FileContext& ctx) {
-    const char* text = "invalid UTF-8 in a term";
-    if (ctx.capture) {
-      if (!failed_) ctx.captured = text, ctx.captured_column = 0;
-      failed_ = true;
-      return;
-    }
-    raptor_locator* where = parser_ ? raptor_parser_get_locator(parser_) : nullptr;
-    std::uint64_t line = ctx.line_override          ? ctx.line_override
-                         : where && where->line > 0 ? static_cast<std::uint64_t>(where->line)
-                                                    : 0;
-    ctx.report.damaged = true;
-    ctx.message(line, 0, std::string(text) + "; statement dropped");
-  }
-
-  raptor_world* world_;
-  raptor_parser* parser_ = nullptr;
-  FileContext* ctx_ = nullptr;
-  bool failed_ = false;
-  std::string s_, p_, o_;
-  std::vector<HeldTriple>* held_ = nullptr;
-};
 
 // Reads a file in chunks; remembers errors.
 class ChunkReader {
