@@ -15,12 +15,15 @@ const std::vector<OptionSpec> kSpecs = {
     {"--quiet", "-q", false},
     {"--depth", nullptr, true, "lineage"},
     {"--nested", nullptr, false, "stats select"},
+    {"--print-env", nullptr, false, nullptr, true},
 };
 
-rdf::Status parse(std::vector<std::string> words, const std::string& command, ParsedArgs& out) {
+rdf::Status parse(std::vector<std::string> words, const std::string& command, ParsedArgs& out,
+                  bool stop_at_positional = false) {
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
-  return parse_options(static_cast<int>(argv.size()), argv.data(), 0, kSpecs, command, out);
+  return parse_options(static_cast<int>(argv.size()), argv.data(), 0, kSpecs, command, out,
+                       stop_at_positional);
 }
 
 TEST(Options, ValuesFlagsAndPositionals) {
@@ -59,6 +62,20 @@ TEST(Options, MisuseIsAnErrorNamingTheOption) {
     EXPECT_FALSE(s.ok) << c.message;
     EXPECT_EQ(s.message, c.message);
   }
+}
+
+TEST(Options, TheFirstPositionalCanEndTheOptions) {
+  ParsedArgs a;
+  ASSERT_TRUE(parse({"-q", "mpirun", "-n", "2", "--quiet"}, "", a, true).ok);
+  EXPECT_EQ(a.options.size(), 1u);
+  EXPECT_EQ(a.positional, (std::vector<std::string>{"mpirun", "-n", "2", "--quiet"}));
+}
+
+TEST(Options, AnOptionalValueComesOnlyAfterAnEqualsSign) {
+  ParsedArgs a;
+  ASSERT_TRUE(parse({"--print-env=csh", "--print-env", "sh"}, "", a).ok);
+  EXPECT_EQ(a.all("--print-env"), (std::vector<std::string>{"csh", ""}));
+  EXPECT_EQ(a.positional, (std::vector<std::string>{"sh"}));
 }
 
 TEST(Options, WithoutACommandEveryOptionApplies) {

@@ -1,5 +1,5 @@
-// What every provio tool does alike (docs/tools.md): -V/--version, -q/--quiet, where readers look
-// for provenance when given no input, and the exit codes.
+// What every provio tool does alike (docs/tools.md): --version, where readers look for provenance
+// when given no input, and the exit codes. (Options: options.h.)
 // Hard rule: one definition here, called from each tool's main, so the tools cannot drift apart.
 #pragma once
 
@@ -19,25 +19,6 @@ inline constexpr int kExitData = 2;   // bad or damaged input, or output that co
 inline int exit_code(int rc, bool input_damaged) {
   return rc == kExitOk && input_damaged ? kExitData : rc;
 }
-
-inline bool is_version_flag(std::string_view arg) {
-  return arg == "-V" || arg == "--version";
-}
-inline bool is_quiet_flag(std::string_view arg) {
-  return arg == "-q" || arg == "--quiet";
-}
-
-// One command-line word: "--name=value" splits into name and inline value; any other word is
-// all name.
-struct OptionWord {
-  std::string name;
-  std::string inline_value;
-  bool has_inline = false;
-  explicit OptionWord(std::string word);
-
-  // The option's value: the inline one, else argv[i + 1] (advancing i). False when there is none.
-  bool value(int argc, char** argv, int& i, std::string& out) const;
-};
 
 // Prints "TOOL (provio) VERSION" on stdout; returns kExitOk, or kExitData when stdout fails.
 int print_version(const char* tool);

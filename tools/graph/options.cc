@@ -54,12 +54,13 @@ std::vector<std::string> ParsedArgs::all(std::string_view name) const {
 }
 
 rdf::Status parse_options(int argc, char** argv, int first, const std::vector<OptionSpec>& specs,
-                          const std::string& command, ParsedArgs& out) {
+                          const std::string& command, ParsedArgs& out, bool stop_at_positional) {
   bool only_positional = false;
   for (int i = first; i < argc; ++i) {
     std::string word = argv[i];
     if (only_positional || word.size() < 2 || word[0] != '-') {
       out.positional.push_back(word);
+      only_positional = only_positional || stop_at_positional;
       continue;
     }
     if (word == "--") {
@@ -78,7 +79,7 @@ rdf::Status parse_options(int argc, char** argv, int first, const std::vector<Op
     if (spec->takes_value && !inline_value) {
       if (i + 1 >= argc) return rdf::Status::error("option " + name + " needs a value");
       value = argv[++i];
-    } else if (!spec->takes_value && inline_value) {
+    } else if (!spec->takes_value && inline_value && !spec->inline_value_optional) {
       return rdf::Status::error("option " + name + " takes no value");
     }
     out.options.push_back({spec, std::move(value)});
@@ -99,7 +100,7 @@ int parse_command_line(int argc, char** argv, const char* tool, const char* usag
     std::fputs(usage, stdout);
     return std::fflush(stdout) == 0 ? kExitOk : kExitData;
   }
-  if (is_version_flag(first)) return print_version(tool);
+  if (first == "-V" || first == "--version") return print_version(tool);
   if (std::find(commands.begin(), commands.end(), first) == commands.end())
     return misuse("unknown command '" + std::string(first) + "'");
   command = first;

@@ -21,6 +21,8 @@ struct OptionSpec {
   // The commands it applies to, separated by spaces ("stats select"); nullptr: all of them (and
   // tools without commands).
   const char* commands = nullptr;
+  // A flag that may carry a value after '=' only (prov-run's --print-env[=sh|csh]).
+  bool inline_value_optional = false;
 };
 
 struct ParsedOption {
@@ -39,9 +41,11 @@ struct ParsedArgs {
 };
 
 // Parses argv[first..argc) against `specs` for `command` ("" for a tool without commands).
-// "--name=value" and "--name value" (and "-o value") give a value; "--" ends the options.
+// "--name=value" and "--name value" (and "-o value") give a value; "--" ends the options. With
+// `stop_at_positional` (`prov-run [options] COMMAND ARG...`), so does the first other word: it
+// and all after it are positionals.
 rdf::Status parse_options(int argc, char** argv, int first, const std::vector<OptionSpec>& specs,
-                          const std::string& command, ParsedArgs& out);
+                          const std::string& command, ParsedArgs& out, bool stop_at_positional = false);
 
 // `TOOL COMMAND [options] [ARG...]` (prov-query, prov-viz): a first word of -h/--help prints
 // `usage` on stdout, -V/--version the version; a missing or unknown command and misused options
