@@ -59,7 +59,7 @@ TEST(Table, AlignedAbbreviatesKnownPrefixes) {
 }
 
 TEST(Table, SecondsAreExactToTheNanosecond) {
-  // Parsing is provio_rdf's parse_seconds_ns (tests/prov_merge/rdf_test.cc); printing is here.
+  // Parsing is the graph engine's parse_seconds_ns (tests/graph/engine_test.cc); printing is here.
   EXPECT_EQ(Cell::seconds(3000000001u).value, "3.000000001");
 }
 

@@ -1,6 +1,6 @@
-// Unit tests of provio_graph (tools/graph): the fast line parser against raptor, term parsing,
-// folding rules (idempotence, incremental, conflicts), the graph's binary form, and the writers
-// read back by raptor.
+// Unit tests of the graph engine (tools/graph) as a whole: the reader's fast path against raptor,
+// term parsing, folding rules (idempotence, incremental, conflicts), the graph's binary form, and
+// the writers read back by raptor.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 class TempDir {
  public:
   TempDir() {
-    path_ = fs::temp_directory_path() / ("provio_rdf_test." + std::to_string(getpid()) + "." +
+    path_ = fs::temp_directory_path() / ("provio_graph_test." + std::to_string(getpid()) + "." +
                                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(path_);
     fs::create_directories(path_);
