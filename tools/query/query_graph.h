@@ -44,8 +44,8 @@ class QueryGraph {
 
   // Loads every input: files (merged or raw; Turtle, N-Triples), directories of raw per-thread
   // files (searched recursively), or a prov-merge store directory (graph/store_layout.h), which
-  // must be the only input. Damaged input is not an error: what
-  // is whole is loaded and messages() names what was dropped, exactly as prov-merge reports it.
+  // must be the only input. Damaged input is not an error: what is whole is loaded and
+  // messages() names what was dropped, exactly as prov-merge reports it.
   Status load(const std::vector<std::string>& inputs);
   // Holds a graph already read and folded (prov-merge's, to index the store it has just written
   // at `store_dir` without reading it back; "" for none).
@@ -70,8 +70,8 @@ class QueryGraph {
   // "boolean"; CONSTRUCT/DESCRIBE → columns subject, predicate, object.
   Status sparql(std::string_view text, Table& out);
 
-  // Navigation through the store's indexes. `objects` returns the objects of (s, p, *),
-  // `subjects` the subjects of (*, p, o) with o an IRI.
+  // Navigation (through the GraphIndex, the store's indexes or the server). `objects` returns
+  // the objects of (s, p, *), `subjects` the subjects of (*, p, o) with o an IRI.
   std::vector<Cell> objects(std::string_view s, std::string_view p) const;
   std::vector<std::string> subjects(std::string_view p, std::string_view o) const;
   // First object value of (s, p, *), or "" when none.
