@@ -22,7 +22,7 @@ for run in "${runs[@]}"; do
   case "$run" in
     asan)
       # Without -Werror: GCC 12 under -fsanitize=address warns falsely (-Warray-bounds on a loop
-      # over three constants in tools/common/fold.cc, -Wmaybe-uninitialized in libstdc++'s
+      # over three constants in tools/graph/fold.cc, -Wmaybe-uninitialized in libstdc++'s
       # std::function); the normal build keeps every warning an error.
       PROVIO_BUILD_DIR=build-asan scripts/build.sh -DPROVIO_SANITIZE=address,undefined -DPROVIO_WERROR=OFF
       # detect_leaks=0: HDF5 and Open MPI keep allocations until exit by design (not ours to fix).

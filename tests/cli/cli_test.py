@@ -74,6 +74,36 @@ def case_misuse():
             assert p.returncode == 2 and bad in p.stderr, (argv, p)
 
 
+def case_options():
+    """An option given to a command it does not apply to is misuse (exit 1, naming the option and
+    the command), never silently ignored; the same option where it applies is answered."""
+    with tempfile.TemporaryDirectory() as d:
+        ttl = os.path.join(d, "job.ttl")
+        with open(ttl, "w") as f:
+            f.write(TURTLE)
+        misplaced = [
+            ("prov-query", ["stats", "--depth", "3"], "--depth", "stats"),
+            ("prov-query", ["lineage", "out.txt", "--by", "file"], "--by", "lineage"),
+            ("prov-query", ["programs", "--nested"], "--nested", "programs"),
+            ("prov-query", ["files", "--metric", "loss"], "--metric", "files"),
+            ("prov-query", ["sparql", "-e", "ASK {}", "--top", "3"], "--top", "sparql"),
+            ("prov-query", ["checkpoints", "--stage", "validation"], "--stage", "checkpoints"),
+            ("prov-query", ["remake", "out.txt", "-f", "csv"], "-f", "remake"),
+            ("prov-query", ["select", "--up"], "--up", "select"),
+            ("prov-viz", ["report", "-o", os.path.join(d, "r.html"), "--depth", "2"], "--depth", "report"),
+        ]
+        for t, argv, option, command in misplaced:
+            p = run([tool(t), *argv, ttl])
+            assert p.returncode == 1 and p.stdout == "", (t, argv, p)
+            assert p.stderr.startswith(f"{t}: option {option} does not apply to {command}\n"), (t, argv, p.stderr)
+            assert "usage:" in p.stderr, (t, argv, p.stderr)
+        for t, argv in (("prov-query", ["stats", "--nested", "--top", "1"]), ("prov-query", ["files", "--nested"]),
+                        ("prov-query", ["lineage", "/x/out.txt", "--depth", "1", "--up"]),
+                        ("prov-viz", ["report", "--by-rank", "-o", os.path.join(d, "r.html")])):
+            p = run([tool(t), *argv, ttl])
+            assert p.returncode == 0, (t, argv, p)
+
+
 def through_slow_stdin(argv_of, tty, quiet):
     """Runs argv_of("-") with stderr on a pty (tty) or a pipe; its input arrives on stdin after 3 s
     (a pipe: the tools read only regular files and stdin, never a FIFO by name)."""

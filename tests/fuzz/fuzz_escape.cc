@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/terms.h"
 #include "fuzz_check.h"
+#include "graph/terms.h"
 #include "model/iri.h"
 #include "store/turtle.h"
 

@@ -9,11 +9,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/graph.h"
-#include "common/reader.h"
-#include "common/terms.h"
-#include "common/writer.h"
 #include "fuzz_check.h"
+#include "graph/graph.h"
+#include "graph/reader.h"
+#include "graph/terms.h"
+#include "graph/writer.h"
 #include "model/vocabulary.h"
 
 using provio::fuzz::require;
@@ -34,8 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   char* buf = nullptr;
   std::size_t len = 0;
   FILE* out = open_memstream(&buf, &len);
-  std::string error;
-  require(provio::rdf::write_graph(graph, "ntriples", out, error), "write_graph");
+  require(provio::rdf::write_graph(graph, "ntriples", out).ok, "write_graph");
   std::fclose(out);
   std::string written(buf, len);
   std::free(buf);

@@ -1,9 +1,9 @@
 // The SPARQL client's pure parts: XML results, N-Triples answers, query forms, URL derivation.
 #include <gtest/gtest.h>
 
-#include "common/http.h"
-#include "common/sparql_results.h"
-#include "common/sparql_server.h"
+#include "graph/http.h"
+#include "graph/sparql_results.h"
+#include "graph/sparql_server.h"
 
 namespace ps = provio::sparql;
 

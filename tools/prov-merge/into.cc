@@ -12,11 +12,11 @@
 #include <map>
 #include <set>
 
-#include "common/fold.h"
-#include "common/graph.h"
-#include "common/reader.h"
-#include "common/terms.h"
-#include "common/writer.h"
+#include "graph/fold.h"
+#include "graph/graph.h"
+#include "graph/reader.h"
+#include "graph/terms.h"
+#include "graph/writer.h"
 
 namespace provio::into {
 namespace {
@@ -99,7 +99,9 @@ bool ntriples_lines(const rdf::Graph& g, std::vector<std::string>& lines, std::s
     error = std::string("cannot allocate: ") + std::strerror(errno);
     return false;
   }
-  bool ok = rdf::write_graph(g, "ntriples", f, error);
+  rdf::Status written = rdf::write_graph(g, "ntriples", f);
+  bool ok = written.ok;
+  if (!ok) error = written.message;
   std::fclose(f);
   std::string_view text(buf, len);
   for (std::size_t b = 0; ok && b < text.size();) {
@@ -265,15 +267,6 @@ const char* const kUsage =
     "      --credentials FILE  netrc-format credentials (default $PROVIO_CREDENTIALS, ~/.netrc)\n"
     "      --ca-file FILE   PEM certificates to trust for HTTPS (default: the system's)\n"
     "      --chunk N        triples per request (default 200000)\n";
-
-bool is_option(const std::string& arg) {
-  for (const char* o :
-       {"--into", "--graph", "--remove", "--query", "--update", "--credentials", "--ca-file", "--chunk"}) {
-    std::string s = o;
-    if (arg == s || arg.rfind(s + "=", 0) == 0) return true;
-  }
-  return false;
-}
 
 bool set_option(const std::string& arg, const std::string& value, Options& o, std::string& error) {
   std::string name = arg.substr(0, arg.find('='));

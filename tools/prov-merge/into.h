@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/sparql_server.h"
+#include "graph/sparql_server.h"
 
 namespace provio::into {
 
@@ -25,9 +25,9 @@ struct Options {
   bool active() const { return !endpoints.store.empty() || !remove.empty(); }
 };
 
-// True if `arg` is one of the options above ("--into", "--into=URL", …).
-bool is_option(const std::string& arg);
-// Stores one option's value; false with a message if it is malformed.
+// Stores the value of one of the options above ("--into", "--graph", "--remove", "--query",
+// "--update", "--credentials", "--ca-file", "--chunk"; prov-merge's option table lists them); false with a
+// message if it is malformed.
 bool set_option(const std::string& arg, const std::string& value, Options& o, std::string& error);
 extern const char* const kUsage;
 

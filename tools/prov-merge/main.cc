@@ -19,17 +19,19 @@
 #include <utility>
 #include <vector>
 
-#include "common/bytes.h"
-#include "common/cli.h"
-#include "common/fold.h"
-#include "common/graph.h"
-#include "common/output.h"
-#include "common/progress.h"
-#include "common/reader.h"
-#include "common/writer.h"
-#include "graph.h"
+#include "graph/bytes.h"
+#include "graph/cli.h"
+#include "graph/fold.h"
+#include "graph/graph.h"
+#include "graph/options.h"
+#include "graph/output.h"
+#include "graph/progress.h"
+#include "graph/reader.h"
+#include "graph/store.h"
+#include "graph/writer.h"
 #include "into.h"
-#include "view.h"
+#include "query/query_graph.h"
+#include "query/view.h"
 
 namespace {
 
@@ -37,6 +39,7 @@ using provio::rdf::get;
 using provio::rdf::Graph;
 using provio::rdf::put;
 using provio::rdf::ReadResult;
+using provio::rdf::Status;
 
 constexpr const char* kTool = "prov-merge";
 constexpr int kExitOk = 0, kExitUsage = 1, kExitDamaged = 2;
@@ -89,66 +92,58 @@ int misuse(const std::string& message) {
   return kExitUsage;
 }
 
+// prov-merge's options (options.h); the --into family is handed to into.h.
+const std::vector<provio::tools::OptionSpec> kOptions = {
+    {"--output", "-o", true},         {"--format", "-f", true},     {"--jobs", "-j", true},
+    {"--store", nullptr, true},       {"--follow", nullptr, false}, {"--interval", nullptr, true},
+    {"--rounds", nullptr, true},      {"--quiet", "-q", false},     {"--version", "-V", false},
+    {"--help", "-h", false},          {"--into", nullptr, true},    {"--graph", nullptr, true},
+    {"--remove", nullptr, true},      {"--query", nullptr, true},   {"--update", nullptr, true},
+    {"--credentials", nullptr, true}, {"--ca-file", nullptr, true}, {"--chunk", nullptr, true},
+};
+
 // Parses argv; returns -1 to go on, else an exit code.
 int parse_args(int argc, char** argv, Options& o) {
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string& out) {
-      std::size_t eq = a.find('=');
-      if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
-        out = a.substr(eq + 1);
-        return true;
-      }
-      if (i + 1 >= argc) return false;
-      out = argv[++i];
-      return true;
-    };
-    auto is = [&](const char* s, const char* l) {
-      return a == s || a == l || (a.rfind(std::string(l) + "=", 0) == 0);
-    };
-    std::string v;
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return kExitOk;
-    } else if (provio::tools::is_version_flag(a)) {
-      return provio::tools::print_version(kTool);
-    } else if (provio::tools::is_quiet_flag(a)) {
+  provio::tools::ParsedArgs p;
+  Status s = provio::tools::parse_options(argc, argv, 1, kOptions, "", p);
+  if (!s.ok) return misuse(s.message);
+  if (p.has("--help")) {
+    usage(stdout);
+    return kExitOk;
+  }
+  if (p.has("--version")) return provio::tools::print_version(kTool);
+  for (const provio::tools::ParsedOption& opt : p.options) {
+    const std::string name = opt.spec->name;
+    const std::string& v = opt.value;
+    char* end = nullptr;
+    if (name == "--quiet") {
       o.quiet = true;
-    } else if (a == "--follow") {
+    } else if (name == "--follow") {
       o.follow = true;
-    } else if (is("-o", "--output")) {
-      if (!value(o.output)) return misuse("option " + a + " needs a file");
-    } else if (is("-f", "--format")) {
-      if (!value(o.format)) return misuse("option " + a + " needs a format name");
+    } else if (name == "--output") {
+      o.output = v;
+    } else if (name == "--format") {
+      o.format = v;
       if (!provio::rdf::is_output_format(o.format)) return misuse("unknown format '" + o.format + "'");
-    } else if (is("-j", "--jobs")) {
-      if (!value(v)) return misuse("option " + a + " needs a number");
-      char* end = nullptr;
+    } else if (name == "--jobs") {
       long n = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end || n < 1 || n > 1024) return misuse("bad number of jobs '" + v + "'");
       o.jobs = static_cast<unsigned>(n);
-    } else if (a == "--store" || a.rfind("--store=", 0) == 0) {
-      if (!value(o.store) || o.store.empty()) return misuse("option --store needs a directory");
-    } else if (a == "--interval" || a.rfind("--interval=", 0) == 0) {
-      if (!value(v)) return misuse("option --interval needs seconds");
-      char* end = nullptr;
+    } else if (name == "--store") {
+      if (v.empty()) return misuse("option --store needs a directory");
+      o.store = v;
+    } else if (name == "--interval") {
       o.interval = std::strtod(v.c_str(), &end);
       if (v.empty() || *end || !(o.interval > 0)) return misuse("bad interval '" + v + "'");
-    } else if (a == "--rounds" || a.rfind("--rounds=", 0) == 0) {
-      if (!value(v)) return misuse("option --rounds needs a number");
-      char* end = nullptr;
+    } else if (name == "--rounds") {
       o.rounds = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end || o.rounds < 1) return misuse("bad number of rounds '" + v + "'");
-    } else if (provio::into::is_option(a)) {
-      std::string error;
-      if (!value(v) || !provio::into::set_option(a, v, o.into, error))
-        return misuse(error.empty() ? "option " + a + " needs a value" : error);
-    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      return misuse("unknown option '" + a + "'");
     } else {
-      o.inputs.push_back(a);
+      std::string error;
+      if (!provio::into::set_option(name, v, o.into, error)) return misuse(error);
     }
   }
+  o.inputs = std::move(p.positional);
   if (o.inputs.empty() && o.into.remove.empty()) return misuse("no input");
   if (o.into.active() && (o.output != "-" || !o.store.empty() || o.follow))
     return misuse("--into and --remove exclude -o, --store and --follow");
@@ -240,25 +235,24 @@ bool unpack(std::string_view in, ReadResult& r, Graph& g) {
 }
 
 bool write_output(const Options& o, const Graph& g) {
-  std::string error;
   if (o.output == "-") {
-    bool ok = provio::rdf::write_graph(g, o.format, stdout, error);
-    if (ok && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
-      ok = false;
-      error = std::string("write error: ") + std::strerror(errno);
-    }
-    if (!ok) std::fprintf(stderr, "%s: standard output: %s\n", kTool, error.c_str());
-    return ok;
+    Status s = provio::rdf::write_graph(g, o.format, stdout);
+    if (s.ok && (std::fflush(stdout) != 0 || std::ferror(stdout)))
+      s = Status::error(std::string("write error: ") + std::strerror(errno));
+    if (!s.ok) std::fprintf(stderr, "%s: standard output: %s\n", kTool, s.message.c_str());
+    return s.ok;
   }
-  // Written beside the target and renamed into place (common/output.h): readers (and --follow)
+  // Written beside the target and renamed into place (graph/output.h): readers (and --follow)
   // never see half a file, and a symlink planted at the path is replaced, not followed.
   provio::rdf::OutputFile out;
-  bool ok = out.open(o.output, error);
-  if (ok && !provio::rdf::write_graph(g, o.format, out.stream(), error))
-    ok = false, error = o.output + ": " + error;
-  ok = ok && out.commit(error);
-  if (!ok) std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
-  return ok;
+  Status s = out.open(o.output);
+  if (s.ok) {
+    s = provio::rdf::write_graph(g, o.format, out.stream());
+    if (!s.ok) s.message = o.output + ": " + s.message;
+  }
+  if (s.ok) s = out.commit();
+  if (!s.ok) std::fprintf(stderr, "%s: %s\n", kTool, s.message.c_str());
+  return s.ok;
 }
 
 volatile std::sig_atomic_t g_stop = 0;
@@ -269,7 +263,7 @@ void on_signal(int) {
 // that the first I/O question on the store is as fast as later ones, from the graph just written
 // (the store holds exactly it). Best effort: prov-query rebuilds the index itself if this fails.
 void index_store_for_queries(const std::string& store, Graph&& graph) {
-  provio::query::Graph g;
+  provio::query::QueryGraph g;
   if (!g.hold(std::make_unique<Graph>(std::move(graph)), store).ok) return;
   provio::query::View view(g);
   (void)view.activities();
@@ -306,10 +300,9 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
       }
     }
   }
-  std::string error;
-  if (!o.store.empty() && provio::rdf::store_exists(o.store)) {
-    if (!provio::rdf::load_store(o.store, graph, error, &result.triples_in)) {
-      result.messages.push_back(error);
+  if (!o.store.empty() && provio::rdf::is_store(o.store)) {
+    if (Status s = provio::rdf::load_store(o.store, graph, &result.triples_in); !s.ok) {
+      result.messages.push_back(s.message);
       ++result.damaged;
     }
   }
@@ -320,9 +313,11 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
 
   progress.step("writing " + std::to_string(graph.size()) + " triples");
   bool ok = write_output(o, graph);
-  if (ok && !o.store.empty() && !provio::rdf::save_store(o.store, graph, error)) {
-    std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
-    ok = false;
+  if (ok && !o.store.empty()) {
+    if (Status s = provio::rdf::save_store(o.store, graph); !s.ok) {
+      std::fprintf(stderr, "%s: %s\n", kTool, s.message.c_str());
+      ok = false;
+    }
   }
   std::size_t triples_out = graph.size();
   if (ok && !o.store.empty()) index_store_for_queries(o.store, std::move(graph));

@@ -10,20 +10,20 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/output.h"
-#include "common/progress.h"
-#include "graph.h"
-#include "lineage.h"
-#include "ml_questions.h"
-#include "questions.h"
-#include "remake.h"
-#include "view.h"
+#include "graph/cli.h"
+#include "graph/options.h"
+#include "graph/output.h"
+#include "graph/progress.h"
+#include "query/lineage.h"
+#include "query/ml_questions.h"
+#include "query/query_graph.h"
+#include "query/questions.h"
+#include "query/remake.h"
+#include "query/view.h"
 
 namespace pq = provio::query;
 
@@ -140,20 +140,56 @@ constexpr Help kHelp[] = {
      "one row per (version, loading task), with the differing keys (lr:0.1->0.2).\n"},
 };
 
-struct Args {
+// Every option, with the commands it applies to (nullptr: all); given to another command, it is
+// an error (options.h).
+constexpr const char* kIoQuestions = "stats select files objects";
+constexpr const char* kRunQuestions = "metrics best";
+const std::vector<provio::tools::OptionSpec> kOptions = {
+    {"--format", "-f", true,
+     "sparql lineage stats select programs files objects configs metrics best checkpoints"},
+    {"--output", "-o", true},
+    {"--input", "-i", true},
+    {"--store", nullptr, true},
+    {"--quiet", "-q", false},
+    {"--help", "-h", false},
+    {"--endpoint", nullptr, true},
+    {"--credentials", nullptr, true},
+    {"--ca-file", nullptr, true},
+    {"-e", nullptr, true, "sparql"},
+    {"--up", nullptr, false, "lineage"},
+    {"--down", nullptr, false, "lineage"},
+    {"--depth", nullptr, true, "lineage"},
+    {"--by-rank", nullptr, false, "lineage"},
+    {"--iris", nullptr, false, "lineage"},
+    {"--by", nullptr, true, "stats"},
+    {"--top", nullptr, true, "stats"},
+    {"--nested", nullptr, false, kIoQuestions},
+    {"--project", nullptr, true, "select"},
+    {"--filter", nullptr, true, "select"},
+    {"--agg", nullptr, true, "select"},
+    {"--group-by", nullptr, true, "select"},
+    {"--sort", nullptr, true, "select"},
+    {"--limit", nullptr, true, "select"},
+    {"--metric", nullptr, true, kRunQuestions},
+    {"--stage", nullptr, true, kRunQuestions},
+    {"--used", nullptr, true, kRunQuestions},
+    {"--selection", nullptr, true, kRunQuestions},
+    {"--per", nullptr, true, "metrics"},
+    {"--task-time", nullptr, true, "metrics"},
+    {"--max", nullptr, false, "best"},
+    {"--min", nullptr, false, "best"},
+    {"--final", nullptr, false, "best"},
+    {"-k", nullptr, true, "best"},
+};
+
+struct Args : provio::tools::ParsedArgs {
   std::string command;
-  std::vector<std::string> positional;
-  std::vector<std::string> inputs;
-  std::map<std::string, std::vector<std::string>> opts;  // option → values ("" for flags)
+  std::vector<std::string> inputs;  // -i, --input, --store
   pq::Format format = pq::Format::kTable;
   std::string output;
   bool quiet = false;
 
-  bool flag(const std::string& o) const { return opts.count(o) != 0; }
-  std::string get(const std::string& o, const std::string& def = "") const {
-    auto it = opts.find(o);
-    return it == opts.end() || it->second.empty() ? def : it->second.back();
-  }
+  bool flag(std::string_view o) const { return has(o); }
 };
 
 int usage_error(const std::string& message) {
@@ -166,80 +202,24 @@ int fail(const std::string& message) {
   return provio::tools::kExitData;
 }
 
-// Options that take a value, per command ("*" = every command).
-bool takes_value(const std::string& o) {
-  static const char* with_value[] = {"-f",         "--format",      "-o",         "--output",
-                                     "-i",         "--input",       "--store",    "-e",
-                                     "--depth",    "--by",          "--top",      "--project",
-                                     "--filter",   "--agg",         "--group-by", "--sort",
-                                     "--limit",    "--metric",      "-k",         "--stage",
-                                     "--per",      "--task-time",   "--used",     "--selection",
-                                     "--endpoint", "--credentials", "--ca-file"};
-  for (const char* w : with_value)
-    if (o == w) return true;
-  return false;
-}
-
-bool is_flag(const std::string& o) {
-  static const char* flags[] = {"--up",   "--down",    "--max", "--min",  "--nested", "--final",
-                                "--iris", "--by-rank", "-h",    "--help", "-q",       "--quiet"};
-  for (const char* f : flags)
-    if (o == f) return true;
-  return false;
-}
-
 // Parses argv; returns -1 to continue, else an exit code.
 int parse(int argc, char** argv, Args& a) {
-  if (argc < 2) return usage_error("missing command");
-  std::string first = argv[1];
-  if (first == "-h" || first == "--help") {
-    std::cout << kUsage;
+  std::vector<std::string_view> commands;
+  for (const auto& h : kHelp) commands.push_back(h.name);
+  int rc = provio::tools::parse_command_line(argc, argv, kTool, kUsage, commands, kOptions, a.command, a);
+  if (rc >= 0) return rc;
+  if (a.has("--help")) {
+    for (const auto& h : kHelp)
+      if (a.command == h.name) std::cout << h.text;
     return std::cout.flush() ? 0 : 2;
   }
-  if (provio::tools::is_version_flag(first)) return provio::tools::print_version(kTool);
-  a.command = first;
-  bool known = false;
-  for (const auto& h : kHelp) known = known || a.command == h.name;
-  if (!known) return usage_error("unknown command '" + a.command + "'");
-  bool only_positional = false;
-  for (int i = 2; i < argc; ++i) {
-    std::string s = argv[i];
-    if (only_positional || s.empty() || s[0] != '-' || s == "-") {
-      a.positional.push_back(s);
-      continue;
-    }
-    if (s == "--") {
-      only_positional = true;
-      continue;
-    }
-    provio::tools::OptionWord word(s);
-    s = word.name;
-    std::string value;
-    if (word.has_inline && !takes_value(s)) {
-      return usage_error("option " + s + " takes no value");
-    } else if (takes_value(s)) {
-      if (!word.value(argc, argv, i, value)) return usage_error("option " + s + " needs a value");
-    } else if (!is_flag(s)) {
-      return usage_error("unknown option '" + s + "'");
-    }
-    if (s == "-h" || s == "--help") {
-      for (const auto& h : kHelp)
-        if (a.command == h.name) std::cout << h.text;
-      return std::cout.flush() ? 0 : 2;
-    }
-    if (s == "-f" || s == "--format") {
-      if (!pq::parse_format(value, a.format))
-        return usage_error("unknown format '" + value + "' (table, csv, tsv, json)");
-    } else if (s == "-o" || s == "--output") {
-      a.output = value;
-    } else if (s == "-i" || s == "--input" || s == "--store") {
-      a.inputs.push_back(value);
-    } else if (provio::tools::is_quiet_flag(s)) {
-      a.quiet = true;
-    } else {
-      a.opts[s].push_back(value);
-    }
-  }
+  if (a.has("--format") && !pq::parse_format(a.get("--format"), a.format))
+    return usage_error("unknown format '" + a.get("--format") + "' (table, csv, tsv, json)");
+  a.output = a.get("--output");
+  a.quiet = a.has("--quiet");
+  for (const auto& o : a.options)
+    if (o.spec->name == std::string_view("--input") || o.spec->name == std::string_view("--store"))
+      a.inputs.push_back(o.value);
   return -1;
 }
 
@@ -270,12 +250,11 @@ int emit(const Args& a, const pq::Table& t) {
   // Through a temporary renamed into place: never through a symlink planted at the path.
   std::ostringstream text;
   if (!pq::write_table(text, t, a.format)) return fail(a.output + ": write failed");
-  std::string error;
-  if (!provio::rdf::write_output_file(a.output, text.str(), error)) return fail(error);
-  return 0;
+  pq::Status s = provio::rdf::write_output_file(a.output, text.str());
+  return s.ok ? 0 : fail(s.message);
 }
 
-int load(const Args& a, std::size_t nargs, pq::Graph& g) {
+int load(const Args& a, std::size_t nargs, pq::QueryGraph& g) {
   provio::tools::Progress progress(kTool, a.quiet);
   progress.step("loading");
   pq::Status s;
@@ -300,7 +279,7 @@ struct Answer {
 
 // Asks `question` until the graph has every fact it looked at (a server's graph is fetched in
 // rounds, remote_graph.h; a local graph answers in one), then prints the last round's answer.
-int answer(const Args& a, pq::Graph& g, const std::function<Answer(pq::View&)>& question) {
+int answer(const Args& a, pq::QueryGraph& g, const std::function<Answer(pq::View&)>& question) {
   Answer r;
   pq::Status s = g.in_rounds([&] {
     pq::View v(g);
@@ -326,7 +305,7 @@ int cmd_sparql(const Args& a) {
     query = ss.str();
     nargs = 1;
   }
-  pq::Graph g;
+  pq::QueryGraph g;
   if (int rc = load(a, nargs, g)) return rc;
   pq::Table t;
   pq::Status s = g.sparql(query, t);
@@ -340,7 +319,7 @@ int cmd_lineage(const Args& a) {
   long depth = -1;
   if (a.flag("--depth") && !parse_count(a.get("--depth"), depth))
     return usage_error("lineage: --depth takes a number >= 0 or 'all'");
-  pq::Graph g;
+  pq::QueryGraph g;
   if (int rc = load(a, 1, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     std::string iri;
@@ -358,7 +337,7 @@ int cmd_lineage(const Args& a) {
 
 int cmd_remake(const Args& a) {
   if (a.positional.empty()) return usage_error("remake: missing FILE");
-  pq::Graph g;
+  pq::QueryGraph g;
   if (int rc = load(a, 1, g)) return rc;
   pq::View v(g);
   std::string iri, script;
@@ -369,8 +348,9 @@ int cmd_remake(const Args& a) {
     std::cout << script;
     return std::cout.flush() ? 0 : fail("writing standard output failed");
   }
-  std::string error;  // through a temporary renamed into place, as every output (emit)
-  return provio::rdf::write_output_file(a.output, script, error) ? 0 : fail(error);
+  // Through a temporary renamed into place, as every output (emit).
+  s = provio::rdf::write_output_file(a.output, script);
+  return s.ok ? 0 : fail(s.message);
 }
 
 // The I/O activities a question counts: without --nested, POSIX calls made inside HDF5 calls are
@@ -401,38 +381,37 @@ std::vector<std::string> stats_keys(const std::string& by) {
 int cmd_stats(const Args& a) {
   long top = -1;
   if (a.flag("--top") && !parse_count(a.get("--top"), top)) return usage_error("stats: --top takes a number");
-  pq::Graph g;
+  pq::QueryGraph g;
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
     std::string by = a.get("--by", "api");
-    std::string err = pq::stats(v, io_totals(a, v, stats_keys(by)), by, top, r.table);
-    if (!err.empty()) return {1, "stats: " + err, {}};
+    pq::Status s = pq::stats(v, io_totals(a, v, stats_keys(by)), by, top, r.table);
+    if (!s.ok) return {1, "stats: " + s.message, {}};
     return r;
   });
 }
 
 int cmd_select(const Args& a) {
   pq::SelectSpec spec;
-  std::string err;
-  if (a.flag("--project")) err = pq::parse_fields(a.get("--project"), spec.project);
-  if (err.empty() && a.flag("--group-by")) err = pq::parse_fields(a.get("--group-by"), spec.group_by);
-  if (err.empty() && a.flag("--agg")) err = pq::parse_aggs(a.get("--agg"), spec);
-  if (err.empty() && a.flag("--sort")) err = pq::parse_sort(a.get("--sort"), spec);
-  if (err.empty() && a.flag("--filter"))
-    for (const auto& f : a.opts.at("--filter"))
-      if (err.empty()) err = pq::parse_filter(f, spec);
-  if (err.empty() && a.flag("--limit") && !parse_count(a.get("--limit"), spec.limit))
-    err = "--limit takes a number";
-  if (!err.empty()) return usage_error("select: " + err);
+  pq::Status s;
+  if (a.flag("--project")) s = pq::parse_fields(a.get("--project"), spec.project);
+  if (s.ok && a.flag("--group-by")) s = pq::parse_fields(a.get("--group-by"), spec.group_by);
+  if (s.ok && a.flag("--agg")) s = pq::parse_aggs(a.get("--agg"), spec);
+  if (s.ok && a.flag("--sort")) s = pq::parse_sort(a.get("--sort"), spec);
+  for (const auto& f : a.all("--filter"))
+    if (s.ok) s = pq::parse_filter(f, spec);
+  if (s.ok && a.flag("--limit") && !parse_count(a.get("--limit"), spec.limit))
+    s = pq::Status::error("--limit takes a number");
+  if (!s.ok) return usage_error("select: " + s.message);
   // With aggregation, projected fields name the grouping when --group-by is absent.
   if (!spec.aggs.empty() && spec.group_by.empty()) spec.group_by = spec.project;
-  pq::Graph g;
+  pq::QueryGraph g;
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
-    std::string e = pq::select(v, io_activities(a, v), spec, r.table);
-    if (!e.empty()) return {1, "select: " + e, {}};
+    pq::Status e = pq::select(v, io_activities(a, v), spec, r.table);
+    if (!e.ok) return {1, "select: " + e.message, {}};
     return r;
   });
 }
@@ -441,13 +420,13 @@ int cmd_select(const Args& a) {
 int cmd_runs(const Args& a) {
   pq::BestSpec best;
   pq::MetricsSpec metrics;
-  std::string stage, err;
-  if (a.flag("--stage")) err = pq::parse_stage(a.get("--stage"), stage);
+  std::string stage;
+  pq::Status s;
+  if (a.flag("--stage")) s = pq::parse_stage(a.get("--stage"), stage);
   pq::RunFilter runs;
-  if (err.empty() && a.flag("--selection"))
-    for (const auto& text : a.opts.at("--selection"))
-      if (err.empty()) err = pq::parse_selection(text, runs);
-  if (!err.empty()) return usage_error(a.command + ": " + err);
+  for (const auto& text : a.all("--selection"))
+    if (s.ok) s = pq::parse_selection(text, runs);
+  if (!s.ok) return usage_error(a.command + ": " + s.message);
   best.runs = metrics.runs = runs;
   if (a.command == "best") {
     if (!a.flag("--metric")) return usage_error("best: missing --metric NAME");
@@ -461,16 +440,15 @@ int cmd_runs(const Args& a) {
     metrics.per = a.get("--per");
     if (!metrics.per.empty() && metrics.per != "run" && metrics.per != "step")
       return usage_error("metrics: --per takes run or step");
-    if (a.flag("--metric"))
-      for (const auto& m : a.opts.at("--metric"))
-        for (std::string::size_type i = 0, j; i <= m.size(); i = j + 1) {
-          j = std::min(m.find(',', i), m.size());
-          if (j > i) metrics.names.push_back(m.substr(i, j - i));
-        }
+    for (const auto& m : a.all("--metric"))
+      for (std::string::size_type i = 0, j; i <= m.size(); i = j + 1) {
+        j = std::min(m.find(',', i), m.size());
+        if (j > i) metrics.names.push_back(m.substr(i, j - i));
+      }
     metrics.task_time = a.get("--task-time");
     metrics.stage = stage;
   }
-  pq::Graph g;
+  pq::QueryGraph g;
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
@@ -495,7 +473,7 @@ int cmd_runs(const Args& a) {
 int cmd_simple(const Args& a) {
   std::size_t nargs = a.command == "objects" ? 1 : 0;
   if (nargs && a.positional.empty()) return usage_error("objects: missing FILE");
-  pq::Graph g;
+  pq::QueryGraph g;
   if (int rc = load(a, nargs, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;

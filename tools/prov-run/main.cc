@@ -21,7 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
+#include "graph/cli.h"
+#include "graph/options.h"
 #include "job_env.h"
 #include "launcher.h"
 #include "layout.h"
@@ -84,78 +85,84 @@ int misuse(const std::string& message) {
   return kExitFailed;
 }
 
+// prov-run's options (graph/options.h); the first other word is the command.
+const std::vector<provio::tools::OptionSpec> kOptions = {
+    {"--help", "-h", false},
+    {"--version", "-V", false},
+    {"--print-env", nullptr, false, nullptr, true},
+    {"--dir", "-d", true},
+    {"--store", "-s", true},
+    {"--output", "-o", true},
+    {"--workflow", "-w", true},
+    {"--campaign", "-c", true},
+    {"--level", "-l", true},
+    {"--query", nullptr, true},
+    {"--report", nullptr, true},
+    {"--launcher", nullptr, true},
+    {"--no-vol", nullptr, false},
+    {"--no-posix", nullptr, false},
+    {"--no-merge", nullptr, false},
+    {"--dry-run", "-n", false},
+    {"--quiet", "-q", false},
+};
+
 // Parses argv up to the command; returns -1 to go on, else an exit code.
 int parse_args(int argc, char** argv, Options& o) {
-  int i = 1;
-  for (; i < argc; ++i) {
-    provio::tools::OptionWord word(argv[i]);
-    const std::string& a = word.name;
-    if (a == "--") {
-      ++i;
-      break;
-    }
-    if (a.empty() || a[0] != '-') break;
-    const bool has_inline = word.has_inline;
-    const std::string& inline_value = word.inline_value;
-    auto value = [&](std::string& out) { return word.value(argc, argv, i, out) && !out.empty(); };
-    auto is = [&](const char* s, const char* l) { return a == s || a == l; };
-    bool ok = true;
-    if (is("-h", "--help")) {
-      std::fputs(kUsage, stdout);
-      return std::fflush(stdout) == 0 ? 0 : kExitFailed;
-    } else if (provio::tools::is_version_flag(a)) {
-      return provio::tools::print_version(kTool) == 0 ? 0 : kExitFailed;
-    } else if (a == "--print-env") {
-      o.print_env = has_inline ? inline_value : "";
+  provio::tools::ParsedArgs p;
+  provio::rdf::Status s = provio::tools::parse_options(argc, argv, 1, kOptions, "", p, true);
+  if (!s.ok) return misuse(s.message);
+  if (p.has("--help")) {
+    std::fputs(kUsage, stdout);
+    return std::fflush(stdout) == 0 ? 0 : kExitFailed;
+  }
+  if (p.has("--version")) return provio::tools::print_version(kTool) == 0 ? 0 : kExitFailed;
+  for (const provio::tools::ParsedOption& opt : p.options) {
+    const std::string_view name = opt.spec->name;
+    const std::string& v = opt.value;
+    if (opt.spec->takes_value && v.empty()) return misuse("option " + std::string(name) + " needs a value");
+    if (name == "--print-env") {
+      o.print_env = v;
       if (o.print_env.empty()) {
         const char* shell = std::getenv("SHELL");
-        std::string s = shell ? shell : "";
-        o.print_env = s.size() >= 3 && s.compare(s.size() - 3, 3, "csh") == 0 ? "csh" : "sh";
+        std::string sh = shell ? shell : "";
+        o.print_env = sh.size() >= 3 && sh.compare(sh.size() - 3, 3, "csh") == 0 ? "csh" : "sh";
       }
       if (o.print_env != "sh" && o.print_env != "csh") return misuse("--print-env takes sh or csh");
-      continue;
-    } else if (has_inline && (a == "--no-vol" || a == "--no-posix" || a == "--no-merge" || a == "--dry-run" ||
-                              a == "--quiet")) {
-      return misuse("option " + a + " takes no value");
-    } else if (is("-d", "--dir")) {
-      ok = value(o.job.dir);
-    } else if (is("-s", "--store")) {
-      ok = value(o.store);
-    } else if (is("-o", "--output")) {
-      ok = value(o.output);
-    } else if (is("-w", "--workflow")) {
-      ok = value(o.job.workflow);
-    } else if (is("-c", "--campaign")) {
-      ok = value(o.job.campaign);
-    } else if (is("-l", "--level")) {
-      ok = value(o.job.level);
-      if (ok && o.job.level != "summary" && o.job.level != "trace" && o.job.level != "off")
-        return misuse("--level takes summary, trace or off");
-    } else if (a == "--query") {
-      ok = value(o.queries.emplace_back());
-    } else if (a == "--report") {
-      ok = value(o.report);
-    } else if (a == "--launcher") {
-      ok = value(o.launcher);
+    } else if (name == "--dir") {
+      o.job.dir = v;
+    } else if (name == "--store") {
+      o.store = v;
+    } else if (name == "--output") {
+      o.output = v;
+    } else if (name == "--workflow") {
+      o.job.workflow = v;
+    } else if (name == "--campaign") {
+      o.job.campaign = v;
+    } else if (name == "--level") {
+      o.job.level = v;
+      if (v != "summary" && v != "trace" && v != "off") return misuse("--level takes summary, trace or off");
+    } else if (name == "--query") {
+      o.queries.push_back(v);
+    } else if (name == "--report") {
+      o.report = v;
+    } else if (name == "--launcher") {
+      o.launcher = v;
       provio::run::Launcher l;
-      if (ok && !provio::run::parse_launcher(o.launcher, l))
+      if (!provio::run::parse_launcher(o.launcher, l))
         return misuse("unknown launcher '" + o.launcher + "' (openmpi, hydra, srun, flux, plain)");
-    } else if (a == "--no-vol") {
+    } else if (name == "--no-vol") {
       o.job.vol = false;
-    } else if (a == "--no-posix") {
+    } else if (name == "--no-posix") {
       o.job.posix = false;
-    } else if (a == "--no-merge") {
+    } else if (name == "--no-merge") {
       o.merge = false;
-    } else if (is("-n", "--dry-run")) {
+    } else if (name == "--dry-run") {
       o.dry_run = true;
-    } else if (provio::tools::is_quiet_flag(a)) {
+    } else if (name == "--quiet") {
       o.quiet = true;
-    } else {
-      return misuse("unknown option '" + a + "'");
     }
-    if (!ok) return misuse("option " + a + " needs a value");
   }
-  o.command.assign(argv + i, argv + argc);
+  o.command = std::move(p.positional);
   if (o.print_env.empty() && o.command.empty()) return misuse("no command");
   if (!o.merge && (!o.queries.empty() || !o.report.empty() || !o.output.empty()))
     return misuse("--no-merge excludes --query, --report and --output");

@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "common/output.h"
+#include "graph/output.h"
 
 extern char** environ;
 
@@ -195,23 +195,23 @@ std::string lineage_dot(query::View& v, const std::vector<ActivityRecord>& recor
   return out.str();
 }
 
-std::string render(const std::string& dot_text, const std::string& format, const std::string& out_path) {
+rdf::Status render(const std::string& dot_text, const std::string& format, const std::string& out_path) {
   char tmpl[] = "/tmp/prov-viz-XXXXXX";
   int fd = mkstemp(tmpl);
-  if (fd < 0) return std::string("cannot create a temporary file: ") + std::strerror(errno);
+  if (fd < 0)
+    return rdf::Status::error(std::string("cannot create a temporary file: ") + std::strerror(errno));
   bool ok = ::write(fd, dot_text.data(), dot_text.size()) == static_cast<ssize_t>(dot_text.size());
   ok = (::close(fd) == 0) && ok;
   if (!ok) {
     ::unlink(tmpl);
-    return std::string("cannot write a temporary file: ") + std::strerror(errno);
+    return rdf::Status::error(std::string("cannot write a temporary file: ") + std::strerror(errno));
   }
-  // dot writes to its standard output, our output file (common/output.h): given -o, it would
+  // dot writes to its standard output, our output file (graph/output.h): given -o, it would
   // open the path itself and follow a symlink planted there.
   rdf::OutputFile out;
-  std::string error;
-  if (!out.open(out_path, error)) {
+  if (rdf::Status s = out.open(out_path); !s.ok) {
     ::unlink(tmpl);
-    return error;
+    return s;
   }
   std::string t = "-T" + format;
   char* argv[] = {const_cast<char*>("dot"), t.data(), tmpl, nullptr};
@@ -223,15 +223,16 @@ std::string render(const std::string& dot_text, const std::string& format, const
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
     ::unlink(tmpl);
-    return std::string("cannot run Graphviz 'dot': ") + std::strerror(rc);
+    return rdf::Status::error(std::string("cannot run Graphviz 'dot': ") + std::strerror(rc));
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   ::unlink(tmpl);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return "Graphviz 'dot -" + t.substr(1) + "' failed writing " + out_path;
-  return out.commit(error) ? "" : error;
+    return rdf::Status::error("Graphviz 'dot -" + t.substr(1) + "' failed writing " + out_path);
+  rdf::Status s = out.commit();
+  return s;
 }
 
 }  // namespace provio::viz

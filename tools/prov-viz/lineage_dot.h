@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "lineage.h"
-#include "runs.h"
-#include "view.h"
+#include "query/lineage.h"
+#include "query/runs.h"
+#include "query/view.h"
 
 namespace provio::viz {
 
@@ -29,7 +29,7 @@ std::string lineage_dot(query::View& v, const std::vector<query::ActivityRecord>
 // "12.5 KiB"
 std::string human_bytes(std::uint64_t bytes);
 
-// Runs Graphviz `dot -T<format>` on `dot_text`, writing `out_path`. Returns "" or an error.
-std::string render(const std::string& dot_text, const std::string& format, const std::string& out_path);
+// Runs Graphviz `dot -T<format>` on `dot_text`, writing `out_path`.
+rdf::Status render(const std::string& dot_text, const std::string& format, const std::string& out_path);
 
 }  // namespace provio::viz

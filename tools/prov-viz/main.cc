@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/output.h"
-#include "common/progress.h"
-#include "graph.h"
+#include "graph/cli.h"
+#include "graph/options.h"
+#include "graph/output.h"
+#include "graph/progress.h"
 #include "lineage_dot.h"
+#include "query/query_graph.h"
+#include "query/view.h"
 #include "report.h"
-#include "view.h"
 
 namespace {
 
@@ -53,6 +54,23 @@ int fail(const std::string& m) {
   return provio::tools::kExitData;
 }
 
+// Every option, with the commands it applies to (nullptr: both); options.h.
+const std::vector<provio::tools::OptionSpec> kOptions = {
+    {"--output", "-o", true},
+    {"--input", "-i", true},
+    {"--store", nullptr, true},
+    {"--quiet", "-q", false},
+    {"--help", "-h", false},
+    {"--by-rank", nullptr, false},
+    {"--depth", nullptr, true, "lineage"},
+    {"--up", nullptr, false, "lineage"},
+    {"--down", nullptr, false, "lineage"},
+    {"--both", nullptr, false, "lineage"},
+    {"--endpoint", nullptr, true},
+    {"--credentials", nullptr, true},
+    {"--ca-file", nullptr, true},
+};
+
 struct Args {
   std::string command, output, endpoint, credentials, ca_file;
   std::vector<std::string> positional, inputs;
@@ -60,7 +78,43 @@ struct Args {
   bool up = false, down = false, quiet = false, by_rank = false;
 };
 
-int load(const Args& a, std::size_t nargs, provio::query::Graph& g) {
+// Parses argv; returns -1 to go on, else an exit code.
+int parse(int argc, char** argv, Args& a) {
+  provio::tools::ParsedArgs p;
+  int rc = provio::tools::parse_command_line(argc, argv, kTool, kUsage, {"lineage", "report"}, kOptions,
+                                             a.command, p);
+  if (rc >= 0) return rc;
+  if (p.has("--help")) {
+    std::cout << kUsage;
+    return std::cout.flush() ? 0 : 2;
+  }
+  for (const auto& o : p.options) {
+    std::string_view name = o.spec->name;
+    if (name == "--input" || name == "--store") a.inputs.push_back(o.value);
+  }
+  if (p.has("--depth")) {
+    std::string d = p.get("--depth");
+    char* end = nullptr;
+    long n = std::strtol(d.c_str(), &end, 10);
+    if (d == "all")
+      n = -1;
+    else if (d.empty() || *end || n < 0)
+      return usage_error("--depth takes a number >= 0 or 'all'");
+    a.depth = static_cast<int>(n);
+  }
+  a.output = p.get("--output");
+  a.endpoint = p.get("--endpoint");
+  a.credentials = p.get("--credentials");
+  a.ca_file = p.get("--ca-file");
+  a.quiet = p.has("--quiet");
+  a.by_rank = p.has("--by-rank");
+  a.up = p.has("--up") || p.has("--both");
+  a.down = p.has("--down") || p.has("--both");
+  a.positional = std::move(p.positional);
+  return -1;
+}
+
+int load(const Args& a, std::size_t nargs, provio::query::QueryGraph& g) {
   std::vector<std::string> in = a.inputs;
   for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
   if (!a.endpoint.empty() && !in.empty()) return usage_error("--endpoint excludes other inputs");
@@ -75,8 +129,8 @@ int load(const Args& a, std::size_t nargs, provio::query::Graph& g) {
 
 // Through a temporary renamed into place: never through a symlink planted at the path.
 int write_file(const std::string& path, const std::string& text) {
-  std::string error;
-  return provio::rdf::write_output_file(path, text, error) ? 0 : fail(error);
+  provio::rdf::Status s = provio::rdf::write_output_file(path, text);
+  return s.ok ? 0 : fail(s.message);
 }
 
 int cmd_lineage(const Args& a) {
@@ -86,7 +140,7 @@ int cmd_lineage(const Args& a) {
   if (a.output.find('.') == std::string::npos ||
       (ext != "dot" && ext != "svg" && ext != "png" && ext != "pdf"))
     return usage_error("lineage: -o must end in .dot, .svg, .png or .pdf");
-  provio::query::Graph g;
+  provio::query::QueryGraph g;
   if (int rc = load(a, 1, g)) return rc;
   provio::viz::DotOptions opt;
   opt.depth = a.depth;
@@ -95,7 +149,7 @@ int cmd_lineage(const Args& a) {
   opt.by_rank = a.by_rank;
   std::string dot;
   provio::query::Status resolved;
-  // A server's graph is read in rounds (prov-query's remote_graph.h): the last round's drawing.
+  // A server's graph is read in rounds (query/remote_graph.h): the last round's drawing.
   auto fetched = g.in_rounds([&] {
     provio::query::View v(g);
     std::string iri;
@@ -105,25 +159,26 @@ int cmd_lineage(const Args& a) {
   if (!fetched.ok) return fail(fetched.message);
   if (!resolved.ok) return fail(resolved.message);
   if (ext == "dot") return provio::tools::exit_code(write_file(a.output, dot), g.damaged());
-  std::string err = provio::viz::render(dot, ext, a.output);
-  return provio::tools::exit_code(err.empty() ? 0 : fail(err), g.damaged());
+  provio::rdf::Status s = provio::viz::render(dot, ext, a.output);
+  return provio::tools::exit_code(s.ok ? 0 : fail(s.message), g.damaged());
 }
 
 int cmd_report(const Args& a) {
   if (a.output.empty()) return usage_error("report: missing -o OUT.html");
-  provio::query::Graph g;
+  provio::query::QueryGraph g;
   if (int rc = load(a, 0, g)) return rc;
   std::string title = a.endpoint;
   for (const auto& i : a.inputs) title += (title.empty() ? "" : " ") + i;
   for (const auto& i : a.positional) title += (title.empty() ? "" : " ") + i;
-  std::string html, err;
+  std::string html;
+  provio::rdf::Status s;
   auto fetched = g.in_rounds([&] {
     provio::query::View v(g);
     html.clear();
-    err = provio::viz::write_report(v, title.empty() ? "provio" : title, a.by_rank, html);
+    s = provio::viz::write_report(v, title.empty() ? "provio" : title, a.by_rank, html);
   });
   if (!fetched.ok) return fail(fetched.message);
-  if (!err.empty()) return fail(err);
+  if (!s.ok) return fail(s.message);
   return provio::tools::exit_code(write_file(a.output, html), g.damaged());
 }
 
@@ -131,58 +186,7 @@ int cmd_report(const Args& a) {
 
 int main(int argc, char** argv) {
   Args a;
-  if (argc < 2) return usage_error("missing command");
-  for (int i = 1; i < argc; ++i) {
-    provio::tools::OptionWord word(argv[i]);
-    const std::string& s = word.name;
-    auto value = [&](std::string& out) { return word.value(argc, argv, i, out); };
-    if (word.has_inline && s != "--output" && s != "--input" && s != "--store" && s != "--depth" &&
-        s != "--endpoint" && s != "--credentials" && s != "--ca-file")
-      return usage_error("option " + s + " takes no value");
-    if (s == "-h" || s == "--help") {
-      std::cout << kUsage;
-      std::cout.flush();
-      return std::cout ? 0 : 2;
-    } else if (provio::tools::is_version_flag(s)) {
-      return provio::tools::print_version(kTool);
-    } else if (provio::tools::is_quiet_flag(s)) {
-      a.quiet = true;
-    } else if (s == "-o" || s == "--output") {
-      if (!value(a.output)) return usage_error(s + " needs a value");
-    } else if (s == "-i" || s == "--input" || s == "--store") {
-      std::string in;
-      if (!value(in)) return usage_error(s + " needs a value");
-      a.inputs.push_back(in);
-    } else if (s == "--depth") {
-      std::string d;
-      if (!value(d)) return usage_error("--depth needs a value");
-      char* end = nullptr;
-      long n = std::strtol(d.c_str(), &end, 10);
-      if (d == "all")
-        n = -1;
-      else if (d.empty() || *end || n < 0)
-        return usage_error("--depth takes a number >= 0 or 'all'");
-      a.depth = static_cast<int>(n);
-    } else if (s == "--up") {
-      a.up = true;
-    } else if (s == "--down") {
-      a.down = true;
-    } else if (s == "--both") {
-      a.up = a.down = true;
-    } else if (s == "--endpoint" || s == "--credentials" || s == "--ca-file") {
-      std::string& to = s == "--endpoint" ? a.endpoint : s == "--credentials" ? a.credentials : a.ca_file;
-      if (!value(to)) return usage_error(s + " needs a value");
-    } else if (s == "--by-rank") {
-      a.by_rank = true;
-    } else if (s.size() > 1 && s[0] == '-') {
-      return usage_error("unknown option '" + s + "'");
-    } else if (a.command.empty()) {
-      a.command = s;
-    } else {
-      a.positional.push_back(s);
-    }
-  }
+  if (int rc = parse(argc, argv, a); rc >= 0) return rc;
   if (a.command == "lineage") return cmd_lineage(a);
-  if (a.command == "report") return cmd_report(a);
-  return usage_error(a.command.empty() ? "missing command" : "unknown command '" + a.command + "'");
+  return cmd_report(a);
 }

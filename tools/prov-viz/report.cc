@@ -4,17 +4,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
-#include <ctime>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "graph/terms.h"
 #include "lineage_dot.h"
-#include "questions.h"
-#include "runs.h"
+#include "query/questions.h"
+#include "query/runs.h"
 
 namespace provio::viz {
 namespace {
@@ -38,19 +40,10 @@ std::string html_escape(const std::string& s) {
   return out;
 }
 
-// µs since the epoch of an xsd:dateTime "YYYY-MM-DDThh:mm:ss[.ffffff]Z"; -1 if malformed.
-long long parse_time(const std::string& t) {
-  std::tm tm{};
-  int y, mo, d, h, mi;
-  double s;
-  if (std::sscanf(t.c_str(), "%d-%d-%dT%d:%d:%lf", &y, &mo, &d, &h, &mi, &s) != 6) return -1;
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = 0;
-  return static_cast<long long>(timegm(&tm)) * 1000000 + static_cast<long long>(s * 1e6 + 0.5);
+// µs since the epoch of an xsd:dateTime (the graph engine's parser, graph/terms.h); -1 if
+// absent or malformed (the report's times all come after 1970).
+long long time_us(const std::string& t) {
+  return rdf::parse_datetime_us(t).value_or(-1);
 }
 
 std::string seconds_text(double s) {
@@ -138,7 +131,7 @@ void timeline(std::ostringstream& out, query::View& v, const query::Runs* runs,
   long long t0 = -1, t1 = -1;
   bool trace = false;
   for (const auto& r : records) {
-    long long s = parse_time(r.start), e = parse_time(r.end);
+    long long s = time_us(r.start), e = time_us(r.end);
     if (s < 0 || e < s) continue;
     std::string row = r.program.empty() ? "?"
                       : runs            ? runs->label(runs->run_of(r.program))
@@ -249,7 +242,7 @@ document.querySelectorAll('table.sortable th').forEach(function (th) {
 
 }  // namespace
 
-std::string write_report(query::View& v, const std::string& title, bool by_rank, std::string& html) {
+rdf::Status write_report(query::View& v, const std::string& title, bool by_rank, std::string& html) {
   auto records = v.activities();
   query::Runs runs(v);
   auto programs = v.programs();
@@ -259,7 +252,7 @@ std::string write_report(query::View& v, const std::string& title, bool by_rank,
   for (const auto& p : programs) {
     const auto& info = v.program(p);
     if (!info.job.empty()) jobs.insert(info.job);
-    long long s = parse_time(info.start), e = parse_time(info.end);
+    long long s = time_us(info.start), e = time_us(info.end);
     if (s >= 0 && (t0 < 0 || s < t0)) t0 = s;
     if (e > t1) t1 = e;
   }
@@ -304,7 +297,7 @@ std::string write_report(query::View& v, const std::string& title, bool by_rank,
   out << "<h2 id=\"costs\">Top I/O costs</h2>\n";
   auto chart = [&](const std::string& by, const std::string& what, int col, const char* colour) {
     Table t;
-    if (!query::stats(v, records, by, -1, t).empty()) return;
+    if (!query::stats(v, records, by, -1, t).ok) return;
     std::vector<std::pair<std::string, double>> items;
     for (const auto& row : t.rows)
       items.emplace_back(row[0].value, std::strtod(row[col].value.c_str(), nullptr));
@@ -379,14 +372,15 @@ std::string write_report(query::View& v, const std::string& title, bool by_rank,
     std::string dot = lineage_dot(v, records, outputs, opt);
     char tmpl[] = "/tmp/prov-viz-svg-XXXXXX";
     int fd = mkstemp(tmpl);
-    if (fd < 0) return "cannot create a temporary file";
+    if (fd < 0)
+      return rdf::Status::error(std::string("cannot create a temporary file: ") + std::strerror(errno));
     ::close(fd);
-    std::string err = render(dot, "svg", tmpl);
+    rdf::Status rendered = render(dot, "svg", tmpl);
     std::ifstream in(tmpl);
     std::stringstream svg;
     svg << in.rdbuf();
     ::unlink(tmpl);
-    if (!err.empty()) return err;
+    if (!rendered.ok) return rendered;
     std::string s = svg.str();
     auto start = s.find("<svg");  // drop the XML prolog and DOCTYPE: the SVG goes inline
     out << "<div class=\"graph\">" << (start == std::string::npos ? "" : s.substr(start)) << "</div>\n";
@@ -428,7 +422,7 @@ std::string write_report(query::View& v, const std::string& title, bool by_rank,
   }
   out << "<script>" << kScript << "</script>\n</body></html>\n";
   html = out.str();
-  return "";
+  return rdf::Status::success();
 }
 
 }  // namespace provio::viz

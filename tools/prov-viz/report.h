@@ -6,13 +6,13 @@
 
 #include <string>
 
-#include "view.h"
+#include "query/view.h"
 
 namespace provio::viz {
 
-// Writes the report for the loaded graph. `title` names the inputs. Returns "" or an error.
+// Writes the report for the loaded graph. `title` names the inputs.
 // `by_rank`: the timeline, the time chart and the lineage graph show each rank of an MPI job step;
 // by default a step is one run of N ranks (query/runs.h).
-std::string write_report(query::View& v, const std::string& title, bool by_rank, std::string& html);
+rdf::Status write_report(query::View& v, const std::string& title, bool by_rank, std::string& html);
 
 }  // namespace provio::viz

@@ -1,0 +1,25 @@
+// Shared command-line behaviour of the provio tools (cli.h).
+#include "graph/cli.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "graph/store_layout.h"
+#include "graph/version.h"
+
+namespace provio::tools {
+
+int print_version(const char* tool) {
+  std::printf("%s (provio) %s\n", tool, kVersion);
+  return std::fflush(stdout) == 0 && !std::ferror(stdout) ? kExitOk : kExitData;
+}
+
+std::vector<std::string> default_inputs() {
+  const char* dir = std::getenv("PROVIO_DIR");
+  if (dir && *dir) return {dir};
+  if (rdf::is_store(kRunStore)) return {kRunStore};
+  return {"provio"};
+}
+
+}  // namespace provio::tools

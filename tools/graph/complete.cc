@@ -1,0 +1,196 @@
+// Adding what raw files leave out (see complete.h).
+#include "graph/complete.h"
+
+#include <array>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "graph/terms.h"
+#include "graph/vocabulary.h"
+#include "store/turtle.h"
+
+namespace provio::rdf {
+namespace {
+
+// Activity class → its PROV-IO+ relation from the entity (docs/provio.ttl).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kActivities = {{
+    {"Create", "wasCreatedBy"},
+    {"Open", "wasOpenedBy"},
+    {"Read", "wasReadBy"},
+    {"Write", "wasWrittenBy"},
+    {"Flush", "wasFlushedBy"},
+    {"Close", "wasClosedBy"},
+    {"Rename", "wasRenamedBy"},
+    {"Delete", "wasDeletedBy"},
+    {"Modify", "wasModifiedBy"},
+    {"Copy", "wasCopiedBy"},
+    {"Access", "wasAccessedBy"},
+}};
+constexpr std::array<std::string_view, 9> kEntities = {
+    "File", "Directory", "Group", "Dataset", "Attribute", "Datatype", "Link", "Object", "Version"};
+constexpr std::array<std::string_view, 4> kAgents = {"User", "Program", "Rank", "Thread"};
+
+// A measure's bare number → its range datatype.
+struct Typed {
+  std::string_view property, from, to;
+};
+constexpr std::array<Typed, 4> kTyped = {{
+    {"count", "integer", "unsignedLong"},
+    {"bytes", "integer", "unsignedLong"},
+    {"offset", "integer", "long"},
+    {"elapsed", "decimal", "double"},
+}};
+
+}  // namespace
+
+std::size_t complete(Graph& graph) {
+  Terms& terms = graph.terms;
+  TermId type = terms.find(kRdfTypeTerm);
+  if (type == kNoTerm) return 0;
+  // Class id → what it implies: 1 + activity index, or a negative kind for entities and agents.
+  constexpr int kEntity = -1, kAgent = -2;
+  std::unordered_map<TermId, int> classes;
+  for (std::size_t i = 0; i < kActivities.size(); ++i) {
+    TermId c = terms.find(term(kProvio, kActivities[i].first));
+    if (c != kNoTerm) classes[c] = static_cast<int>(i) + 1;
+  }
+  for (std::string_view c : kEntities) {
+    if (TermId id = terms.find(term(kProvio, c)); id != kNoTerm) classes[id] = kEntity;
+  }
+  for (std::string_view c : kAgents) {
+    if (TermId id = terms.find(term(kProvio, c)); id != kNoTerm) classes[id] = kAgent;
+  }
+  TermId used = terms.find(term(kProv, "used"));
+  TermId generated = terms.find(term(kProv, "generated"));
+  TermId associated = terms.find(term(kProv, "wasAssociatedWith"));
+  TermId on_behalf = terms.find(term(kProv, "actedOnBehalfOf"));
+  std::unordered_map<TermId, const Typed*> typed;
+  for (const Typed& t : kTyped) {
+    if (TermId p = terms.find(term(kProvio, t.property)); p != kNoTerm) typed[p] = &t;
+  }
+
+  TermId start = terms.find(term(kProvio, "start"));
+  TermId span = terms.find(term(kProvio, "span"));
+  TermId partial = terms.find(term(kProvio, "partial"));
+  TermId start_time = terms.find(term(kProvio, "startTime"));
+  std::unordered_map<TermId, int> activity;  // I/O activity → 1 + class index
+  std::unordered_map<TermId, TermId> thread_of, program_of, activity_of_part;
+  std::unordered_map<TermId, std::int64_t> run_start_us;                      // program → its start
+  std::unordered_map<TermId, std::pair<std::int64_t, std::int64_t>> offsets;  // node → start, span
+  std::unordered_map<TermId, std::uint8_t> has_offsets;                       // bit 1: start, bit 2: span
+  std::vector<Triple> add;
+  bool any_entity = false, any_agent = false;
+  // Versions take prov:used / prov:wasGeneratedBy but no provio:wasXxxBy: that relation names the
+  // one file or object an activity acted on (docs/format.md, "Versions").
+  TermId version_class = terms.find(term(kProvio, "Version"));
+  std::unordered_set<TermId> versions;
+  for (const Triple& t : graph.triples()) {
+    if (t.p == type) {
+      if (t.o == version_class && version_class != kNoTerm) versions.insert(t.s);
+      auto c = classes.find(t.o);
+      if (c == classes.end()) continue;
+      if (c->second > 0) activity[t.s] = c->second;
+      any_entity |= c->second == kEntity;
+      any_agent |= c->second == kAgent;
+    } else if (t.p == associated && associated != kNoTerm) {
+      thread_of[t.s] = t.o;
+    } else if (t.p == on_behalf && on_behalf != kNoTerm) {
+      program_of[t.s] = t.o;
+    } else if (t.p == partial && partial != kNoTerm) {
+      activity_of_part[t.o] = t.s;
+    } else if (t.p == start_time && start_time != kNoTerm) {
+      auto lit = parse_literal(terms[t.o]);
+      if (auto us = lit ? parse_datetime_us(lit->lexical) : std::nullopt) run_start_us[t.s] = *us;
+    } else if ((t.p == start || t.p == span) && t.p != kNoTerm) {
+      auto lit = parse_literal(terms[t.o]);
+      if (!lit || lit->datatype != std::string(kXsd) + "integer") continue;
+      char* end = nullptr;
+      long long v = std::strtoll(lit->lexical.c_str(), &end, 10);
+      if (end == lit->lexical.c_str() || *end) continue;
+      (t.p == start ? offsets[t.s].first : offsets[t.s].second) = v;
+      has_offsets[t.s] |= t.p == start ? 1 : 2;
+    }
+  }
+  if (activity.empty() && !any_entity && !any_agent && typed.empty() && has_offsets.empty()) return 0;
+  TermId prov_activity = terms.intern(term(kProv, "Activity"));
+  TermId prov_entity = terms.intern(term(kProv, "Entity"));
+  TermId prov_agent = terms.intern(term(kProv, "Agent"));
+  TermId generated_by = terms.intern(term(kProv, "wasGeneratedBy"));
+  TermId attributed = terms.intern(term(kProv, "wasAttributedTo"));
+  std::vector<TermId> relation(kActivities.size());
+  for (std::size_t i = 0; i < kActivities.size(); ++i)
+    relation[i] = terms.intern(term(kProvio, kActivities[i].second));
+
+  std::vector<Triple> drop;  // rewritten: prov:generated of I/O activities, bare measures
+  for (const Triple& t : graph.triples()) {
+    if (t.p == type) {
+      auto c = classes.find(t.o);
+      if (c == classes.end()) continue;
+      TermId super = c->second > 0 ? prov_activity : c->second == kEntity ? prov_entity : prov_agent;
+      add.push_back({t.s, type, super});
+    } else if ((t.p == used && used != kNoTerm) || (t.p == generated && generated != kNoTerm)) {
+      auto a = activity.find(t.s);
+      if (a == activity.end()) continue;
+      if (!versions.count(t.o)) add.push_back({t.o, relation[static_cast<std::size_t>(a->second - 1)], t.s});
+      if (t.p != generated) continue;
+      drop.push_back(t);
+      add.push_back({t.o, generated_by, t.s});
+      auto th = thread_of.find(t.s);
+      auto pr = th == thread_of.end() ? program_of.end() : program_of.find(th->second);
+      if (pr != program_of.end()) add.push_back({t.o, attributed, pr->second});
+    } else if (auto m = typed.find(t.p); m != typed.end()) {
+      auto lit = parse_literal(terms[t.o]);
+      if (!lit || lit->datatype != std::string(kXsd) + std::string(m->second->from)) continue;
+      std::string v;
+      append_literal(v, lit->lexical, std::string(kXsd) + std::string(m->second->to), {});
+      drop.push_back(t);
+      add.push_back({t.s, t.p, terms.intern(v)});
+    }
+  }
+  // Times: µs after the program's start, and µs from start to end (docs/format.md).
+  TermId started = terms.intern(term(kProv, "startedAtTime"));
+  TermId ended = terms.intern(term(kProv, "endedAtTime"));
+  auto datetime = [&](std::int64_t us) {
+    std::string text;
+    store::append_datetime(text, static_cast<std::uint64_t>(us) * 1000u);
+    std::string v;
+    append_literal(v, text, std::string(kXsd) + "dateTime", {});
+    return terms.intern(v);
+  };
+  for (auto& [node, bits] : has_offsets) {
+    if (bits != 3) continue;
+    auto part = activity_of_part.find(node);
+    TermId act = part == activity_of_part.end() ? node : part->second;
+    auto th = thread_of.find(act);
+    auto pr = th == thread_of.end() ? program_of.end() : program_of.find(th->second);
+    auto base = pr == program_of.end() ? run_start_us.end() : run_start_us.find(pr->second);
+    if (base == run_start_us.end()) continue;  // no program start to count from: kept as written
+    auto [offset, length] = offsets[node];
+    add.push_back({node, started, datetime(base->second + offset)});
+    add.push_back({node, ended, datetime(base->second + offset + length)});
+    drop.push_back({node, start, kNoTerm});
+    drop.push_back({node, span, kNoTerm});
+  }
+  std::size_t changed = 0;
+  if (!drop.empty()) {
+    std::unordered_map<TermId, std::vector<Triple>> dropped;
+    for (const Triple& t : drop) dropped[t.s].push_back(t);
+    graph.filter([&](const Triple& t) {
+      auto it = dropped.find(t.s);
+      if (it == dropped.end()) return true;
+      for (const Triple& d : it->second) {
+        if (d.p == t.p && (d.o == t.o || d.o == kNoTerm)) return false;  // kNoTerm: any object
+      }
+      return true;
+    });
+  }
+  for (const Triple& t : add) changed += graph.add(t.s, t.p, t.o) ? 1 : 0;
+  return changed + drop.size();
+}
+
+}  // namespace provio::rdf

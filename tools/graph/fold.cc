@@ -1,0 +1,221 @@
+// Folding summary parts into their activities (see fold.h).
+#include "graph/fold.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "graph/complete.h"
+#include "graph/terms.h"
+#include "graph/unfinished.h"
+#include "graph/vocabulary.h"
+
+namespace provio::rdf {
+namespace {
+
+enum Measure { kCount, kBytes, kElapsed, kStart, kEnd, kLastPart, kMeasures };
+
+const std::string kMeasureIri[kMeasures] = {
+    term(kProvio, "count"),       term(kProvio, "bytes"),     term(kProvio, "elapsed"),
+    term(kProv, "startedAtTime"), term(kProv, "endedAtTime"), term(kProvio, "lastPart"),
+};
+const std::string kPartial = term(kProvio, "partial");
+
+// The measures of one node (a part, or an activity's own).
+struct Values {
+  bool has[kMeasures] = {};
+  int seen[kMeasures] = {};  // values found; more than one means overlapping merged graphs
+  std::uint64_t count = 0, bytes = 0, elapsed_ns = 0, last_part = 0;
+  std::int64_t start_us = 0, end_us = 0;
+  TermId start_term = kNoTerm, end_term = kNoTerm;
+
+  // Adds one value. Several values of one measure on one node come from overlapping merged
+  // graphs (two snapshots of a running job): measures only grow, so the largest (earliest start)
+  // is the latest snapshot.
+  bool add(Measure m, std::string_view lexical, TermId term) {
+    ++seen[m];
+    switch (m) {
+      case kCount:
+      case kBytes:
+      case kLastPart: {
+        auto v = parse_u64(lexical);
+        if (!v) return false;
+        std::uint64_t& slot = m == kCount ? count : m == kBytes ? bytes : last_part;
+        slot = has[m] ? std::max(slot, *v) : *v;
+        break;
+      }
+      case kElapsed: {
+        auto v = parse_seconds_ns(lexical);
+        if (!v) return false;
+        elapsed_ns = has[m] ? std::max(elapsed_ns, *v) : *v;
+        break;
+      }
+      case kStart:
+      case kEnd: {
+        auto v = parse_datetime_us(lexical);
+        if (!v) return false;
+        if (m == kStart && (!has[m] || *v < start_us)) start_us = *v, start_term = term;
+        if (m == kEnd && (!has[m] || *v > end_us)) end_us = *v, end_term = term;
+        break;
+      }
+      case kMeasures: break;
+    }
+    has[m] = true;
+    return true;
+  }
+
+  // Adds the measures of another node (a part).
+  void sum(const Values& o) {
+    for (Measure m : {kCount, kBytes, kElapsed}) {
+      if (!o.has[m]) continue;
+      if (m == kCount) count += o.count;
+      if (m == kBytes) bytes += o.bytes;
+      if (m == kElapsed) elapsed_ns += o.elapsed_ns;
+      has[m] = true;
+    }
+    if (o.has[kStart] && (!has[kStart] || o.start_us < start_us))
+      start_us = o.start_us, start_term = o.start_term;
+    if (o.has[kEnd] && (!has[kEnd] || o.end_us > end_us)) end_us = o.end_us, end_term = o.end_term;
+    has[kStart] |= o.has[kStart];
+    has[kEnd] |= o.has[kEnd];
+  }
+};
+
+// Flush number of part `part` of activity `act`: its IRI is "<act>/p<n>". 0 if it is not.
+std::uint64_t part_number(std::string_view act, std::string_view part) {
+  std::string_view a = iri_body(act), p = iri_body(part);
+  if (a.empty() || p.size() <= a.size() + 2 || p.substr(0, a.size()) != a || p.substr(a.size(), 2) != "/p")
+    return 0;
+  std::string_view digits = p.substr(a.size() + 2);
+  std::uint64_t n = 0;
+  auto r = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  return r.ec == std::errc() && r.ptr == digits.data() + digits.size() ? n : 0;
+}
+
+std::string u64_term(std::uint64_t v) {
+  return typed_literal(std::to_string(v), "unsignedLong");
+}
+
+FoldResult fold_parts(Graph& graph) {
+  FoldResult result;
+  // First what raw files leave out: measures must be in their merged datatypes before parts and
+  // measures of merged graphs are compared.
+  complete(graph);
+  TermId measure_id[kMeasures];
+  for (int m = 0; m < kMeasures; ++m) measure_id[m] = graph.terms.find(kMeasureIri[m]);
+  TermId partial = graph.terms.find(kPartial);
+  auto measure_of = [&](TermId p) -> int {
+    for (int m = 0; m < kMeasures; ++m) {
+      if (measure_id[m] == p && p != kNoTerm) return m;
+    }
+    return -1;
+  };
+
+  std::unordered_map<TermId, TermId> part_of;             // part → activity
+  std::unordered_map<TermId, std::vector<TermId>> parts;  // activity → parts
+  for (const Triple& t : graph.triples()) {
+    if (t.p == partial && partial != kNoTerm) {
+      auto [it, fresh] = part_of.emplace(t.o, t.s);
+      if (fresh) parts[t.s].push_back(t.o);
+    }
+  }
+
+  std::unordered_map<TermId, Values> values;  // parts and activities with measures
+  std::vector<Triple> unreadable;
+  std::size_t bad_values = 0;
+  for (const Triple& t : graph.triples()) {
+    int m = measure_of(t.p);
+    if (m < 0) continue;
+    auto lit = parse_literal(graph.terms[t.o]);
+    if (!lit || !values[t.s].add(static_cast<Measure>(m), lit->lexical, t.o)) {
+      if (bad_values++ == 0) {
+        result.messages.push_back("cannot read measure " + std::string(graph.terms[t.o]) + " of " +
+                                  std::string(graph.terms[t.s]) + "; kept as it is");
+      }
+      auto it = part_of.find(t.s);
+      unreadable.push_back({it == part_of.end() ? t.s : it->second, t.p, t.o});
+    }
+  }
+  if (bad_values > 1) result.messages.push_back(std::to_string(bad_values) + " unreadable measures in all");
+
+  // New measures per rewritten activity.
+  std::unordered_map<TermId, Values> folded;
+  std::size_t overlapping = 0;
+  for (auto& [act, own] : values) {
+    if (part_of.count(act)) continue;
+    bool conflict = false;
+    for (int m = 0; m < kMeasures; ++m) conflict |= own.seen[m] > 1;
+    auto pit = parts.find(act);
+    if (pit == parts.end()) {
+      if (conflict) {
+        ++overlapping;
+        folded.emplace(act, own);
+      }
+      continue;
+    }
+    if (conflict) ++overlapping;
+  }
+  for (auto& [act, list] : parts) {
+    Values out;
+    auto own = values.find(act);
+    std::uint64_t done = 0;
+    if (own != values.end()) {
+      out = own->second;
+      done = out.has[kLastPart] ? out.last_part : 0;
+    }
+    std::uint64_t last = done;
+    for (TermId part : list) {
+      ++result.parts;
+      std::uint64_t n = part_number(graph.terms[act], graph.terms[part]);
+      if (n != 0 && n <= done) continue;  // already in the activity's measures
+      auto pv = values.find(part);
+      if (pv != values.end()) out.sum(pv->second);
+      last = std::max(last, n);
+    }
+    out.last_part = last;
+    out.has[kLastPart] = last != 0;
+    folded[act] = out;
+    ++result.activities;
+  }
+  if (overlapping) {
+    result.messages.push_back(std::to_string(overlapping) +
+                              " activities had several values of a measure (overlapping merged graphs); "
+                              "kept the latest (largest) ones");
+  }
+  if (folded.empty() && part_of.empty()) return result;
+
+  graph.filter([&](const Triple& t) {
+    if (t.p == partial) return false;
+    if (measure_of(t.p) < 0) return true;
+    return !part_of.count(t.s) && !folded.count(t.s);
+  });
+  TermId ids[kMeasures];
+  for (int m = 0; m < kMeasures; ++m) ids[m] = graph.terms.intern(kMeasureIri[m]);
+  for (auto& [act, v] : folded) {
+    if (v.has[kCount]) graph.add(act, ids[kCount], graph.terms.intern(u64_term(v.count)));
+    if (v.has[kBytes]) graph.add(act, ids[kBytes], graph.terms.intern(u64_term(v.bytes)));
+    if (v.has[kElapsed]) {
+      graph.add(act, ids[kElapsed],
+                graph.terms.intern(typed_literal(format_seconds(v.elapsed_ns), "double")));
+    }
+    if (v.has[kStart]) graph.add(act, ids[kStart], v.start_term);
+    if (v.has[kEnd]) graph.add(act, ids[kEnd], v.end_term);
+    if (v.has[kLastPart]) graph.add(act, ids[kLastPart], graph.terms.intern(u64_term(v.last_part)));
+  }
+  for (const Triple& t : unreadable) graph.add(t.s, t.p, t.o);
+  return result;
+}
+
+}  // namespace
+
+FoldResult fold(Graph& graph) {
+  FoldResult result = fold_parts(graph);
+  // Recomputed at every fold, so a run that has ended since an earlier merge loses its mark.
+  mark_unfinished(graph);
+  return result;
+}
+
+}  // namespace provio::rdf

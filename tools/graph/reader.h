@@ -1,0 +1,45 @@
+// Reading provenance files into a Graph: provio's raw per-thread files through a fast line parser,
+// anything else (merged pretty Turtle, RDF/XML, …) through raptor, which stays the reference.
+//
+// Hard rule: never drop data silently. Every line or file that cannot be read gives a message
+// "path:line[:col]: text" and marks the file damaged; everything readable is kept.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace provio::rdf {
+
+struct ReadResult {
+  std::size_t files = 0;              // files read (or tried)
+  std::uint64_t triples_in = 0;       // statements parsed, duplicates included
+  std::size_t damaged = 0;            // files or inputs with something dropped or skipped
+  std::vector<std::string> messages;  // in input order, without the tool's name
+};
+
+// Expands command-line inputs into files: a directory is searched recursively for *.ttl and *.nt
+// files (in name order), following symlinked directories once (a loop is reported, not followed);
+// a file is taken as given. Entries that cannot be read, and anything but regular files, are
+// reported in `result` and counted as damaged; so are other files found in directories unless
+// `other_files_are_damage` is false (then they are left out silently). graph/input.cc.
+std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result,
+                                     bool other_files_are_damage = true);
+
+// Which parser a file gets: "fast" (provio raw files and N-Triples) or a raptor parser name.
+std::string parser_for(const std::string& path, const std::string& first_bytes);
+
+// Parses `files` with `jobs` threads (0: all cores) and adds their triples to `graph`.
+// `blank_base` keeps blank node labels of different calls apart (MPI ranks pass their offset).
+// `growing`: the files may still be written (prov-merge --follow): a last line or statement
+// without its end is left out silently (a later read gets it whole), an empty file is no problem.
+void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& graph, ReadResult& result,
+                std::size_t blank_base = 0, bool growing = false);
+
+// Only the raptor path for one file (tests compare it with the fast path).
+void read_file_with_raptor(const std::string& path, Graph& graph, ReadResult& result);
+
+}  // namespace provio::rdf

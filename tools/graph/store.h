@@ -1,0 +1,25 @@
+// The persistent store prov-merge writes (--store) and prov-query reads: a graph into and out of
+// Redland (store_layout.h says where it lives).
+// Hard rule: a store is replaced whole: the new one is built beside it and renamed into place, so
+// a reader never opens half a store and a failed write leaves the old one.
+#pragma once
+
+#include <redland.h>
+
+#include <cstdint>
+#include <string>
+
+#include "graph/graph.h"
+#include "graph/status.h"
+#include "graph/store_layout.h"
+
+namespace provio::rdf {
+
+// Adds the triples of the store in `dir` to `graph`; `read` (if given) counts the statements read.
+Status load_store(const std::string& dir, Graph& graph, std::uint64_t* read = nullptr);
+// Adds every triple of `graph` to a librdf model (any storage).
+Status add_to_model(const Graph& graph, librdf_world* world, librdf_model* model);
+// Replaces the store in `dir` with `graph`.
+Status save_store(const std::string& dir, const Graph& graph);
+
+}  // namespace provio::rdf

@@ -1,0 +1,100 @@
+// I/O activities summed by the server (see activity_groups.h).
+#include "query/activity_groups.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "graph/vocabulary.h"
+#include "query/query_graph.h"
+
+namespace provio::query {
+namespace {
+
+bool has(const std::vector<std::string>& keys, const char* k) {
+  return std::find(keys.begin(), keys.end(), k) != keys.end();
+}
+
+// (class relation) pairs of every I/O op: an activity's entity is the subject of its class's
+// relation, as View::compute_activities reads it.
+std::string op_relations() {
+  std::string v;
+  for (int i = 0; i < static_cast<int>(model::Op::kCount_); ++i) {
+    auto t = model::terms(static_cast<model::Op>(i));
+    v += "(" + std::string(t.activity_class) + " " + std::string(t.relation) + ") ";
+  }
+  return v;
+}
+
+std::uint64_t number(const sparql::Row& row, int col) {
+  return col >= 0 && row[col] ? std::strtoull(row[col]->value.c_str(), nullptr, 10) : 0;
+}
+
+std::string text(const sparql::Row& row, int col) {
+  return col >= 0 && row[col] ? row[col]->value : std::string();
+}
+
+// Per activity first (inner GROUP BY ?a: one value of each property, as the local graph's first
+// value; the same triple in several job graphs counts once), then per group. Elapsed seconds are
+// rounded to whole ns per activity before summing, as parse_seconds_ns reads them: exact for
+// durations under 10^6 s (a double's error there is under 0.3 ns).
+std::string activity_groups_query(const std::vector<std::string>& keys) {
+  bool op = has(keys, "op"), entity = has(keys, "entity"), thread = has(keys, "thread");
+  std::string outer_keys = (op ? "?op " : "") + std::string(has(keys, "api") ? "?api " : "") +
+                           (entity ? "?e " : "") + (thread ? "?t " : "") + "?nested";
+  std::string q = kSparqlPrefixes;
+  q += "SELECT " + outer_keys +
+       " (SUM(?c) AS ?calls) (SUM(?b) AS ?bytes) (SUM(?ns) AS ?elapsed) WHERE {\n"
+       " { SELECT ?a (SAMPLE(?api0) AS ?api) (SAMPLE(?c0) AS ?c1) (SAMPLE(?b0) AS ?b1) (SAMPLE(?el0) AS ?el1)"
+       " (SAMPLE(?n0) AS ?n1)";
+  if (op) q += " (MIN(?cls) AS ?op)";
+  if (entity) q += " (MIN(?er) AS ?e1) (MIN(?eg) AS ?e2) (MIN(?eu) AS ?e3)";
+  if (thread) q += " (MIN(?t0) AS ?t)";
+  q += " WHERE { GRAPH ?g {\n"
+       "  ?a a prov:Activity ; provio:api ?api0 .\n"
+       "  OPTIONAL { ?a provio:count ?c0 } OPTIONAL { ?a provio:bytes ?b0 }\n"
+       "  OPTIONAL { ?a provio:elapsed ?el0 } OPTIONAL { ?a provio:nested ?n0 }\n";
+  if (thread) q += "  OPTIONAL { ?a prov:wasAssociatedWith ?t0 }\n";
+  if (op || entity) {
+    q += "  OPTIONAL { ?a a ?cls . VALUES (?cls ?rel) { " + op_relations() + "}";
+    if (entity) q += " OPTIONAL { ?er ?rel ?a }";
+    q += " }\n";
+  }
+  if (entity) q += "  OPTIONAL { ?eg prov:wasGeneratedBy ?a } OPTIONAL { ?a prov:used ?eu }\n";
+  q += " } FILTER(STRSTARTS(STR(?g), \"" + std::string(sparql::kGraphPrefix) + "\")) } GROUP BY ?a }\n";
+  q += " BIND(COALESCE(xsd:integer(STR(?c1)), 0) AS ?c)\n"
+       " BIND(COALESCE(xsd:integer(STR(?b1)), 0) AS ?b)\n"
+       " BIND(COALESCE(xsd:integer(ROUND(xsd:double(STR(?el1)) * 1000000000)), 0) AS ?ns)\n"
+       // Virtuoso keeps xsd:boolean as a number: "true" may come back as 1.
+       " BIND(IF(BOUND(?n1) && STR(?n1) IN (\"true\", \"1\"), 1, 0) AS ?nested)\n";
+  if (entity) q += " BIND(COALESCE(?e1, ?e2, ?e3) AS ?e)\n";
+  q += "} GROUP BY " + outer_keys + "\n";
+  return q;
+}
+
+}  // namespace
+
+bool fetch_activity_groups(sparql::Server& server, const std::vector<std::string>& keys,
+                           std::vector<ActivityGroup>& out, std::string& error) {
+  sparql::Results r;
+  if (!server.select(activity_groups_query(keys), r, error)) return false;
+  int op = r.column("op"), api = r.column("api"), e = r.column("e"), t = r.column("t");
+  int nested = r.column("nested"), calls = r.column("calls"), bytes = r.column("bytes");
+  int elapsed = r.column("elapsed");
+  out.clear();
+  for (const auto& row : r.rows) {
+    ActivityGroup g;
+    g.op = text(row, op);
+    if (g.op.rfind(std::string(rdf::kProvio), 0) == 0) g.op.erase(0, rdf::kProvio.size());
+    g.api = text(row, api);
+    g.entity = text(row, e);
+    g.thread = text(row, t);
+    g.nested = number(row, nested) == 1;
+    g.count = number(row, calls);
+    g.bytes = number(row, bytes);
+    g.elapsed_ns = number(row, elapsed);
+    out.push_back(std::move(g));
+  }
+  return true;
+}
+
+}  // namespace provio::query

@@ -1,0 +1,208 @@
+// Lineage closure (see lineage.h for the step relation).
+#include "query/lineage.h"
+
+#include <algorithm>
+#include <set>
+
+namespace provio::query {
+namespace {
+
+void sort_unique(std::vector<std::string>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+bool has_version_of(View& v, const std::vector<std::string>& entities, const std::string& file) {
+  return std::any_of(entities.begin(), entities.end(),
+                     [&](const std::string& x) { return v.is_version(x) && v.file_of(x) == file; });
+}
+
+}  // namespace
+
+void Lineage::compute(const std::string& p) {
+  const QueryGraph& g = v_.graph();
+  std::vector<std::string> gen, used;
+  for (const auto& a : v_.activities_of(p)) {
+    for (auto& e : g.subjects(prov("wasGeneratedBy"), a)) {
+      gen.push_back(v_.file_of(e));
+      gen.push_back(std::move(e));
+    }
+    for (const auto& c : g.objects(a, prov("used"))) {
+      if (c.kind != Cell::Kind::kIri) continue;
+      used.push_back(v_.file_of(c.value));
+      used.push_back(c.value);
+    }
+  }
+  sort_unique(gen);
+  sort_unique(used);
+  // A version read or left stands for its file and the file's objects.
+  std::vector<std::string> read_versions_of, left_versions_of;
+  for (const auto& e : used)
+    if (v_.is_version(e)) read_versions_of.push_back(v_.file_of(e));
+  for (const auto& e : gen)
+    if (v_.is_version(e)) left_versions_of.push_back(v_.file_of(e));
+  sort_unique(read_versions_of);
+  sort_unique(left_versions_of);
+  auto among = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::binary_search(v.begin(), v.end(), x);
+  };
+  std::vector<std::string> in, out;
+  for (auto& e : used) {
+    if (among(gen, e)) continue;
+    if (v_.is_version(e)) {
+      in.push_back(std::move(e));
+      continue;
+    }
+    if (among(read_versions_of, v_.file_of(e)) || among(gen, v_.file_of(e))) continue;
+    in.push_back(std::move(e));
+  }
+  for (const auto& e : gen)
+    if (v_.is_version(e) || !among(left_versions_of, v_.file_of(e))) out.push_back(e);
+  generated_[p] = std::move(gen);
+  inputs_[p] = std::move(in);
+  outputs_[p] = std::move(out);
+}
+
+const std::vector<std::string>& Lineage::outputs(const std::string& p) {
+  if (!outputs_.count(p)) compute(p);
+  return outputs_[p];
+}
+
+bool Lineage::left_version_of(const std::string& p, const std::string& file) {
+  return has_version_of(v_, outputs(p), file);
+}
+
+const std::vector<std::string>& Lineage::generated(const std::string& p) {
+  if (!generated_.count(p)) compute(p);
+  return generated_[p];
+}
+
+const std::vector<std::string>& Lineage::inputs(const std::string& p) {
+  if (!inputs_.count(p)) compute(p);
+  return inputs_[p];
+}
+
+// The entity itself and everything that rolls up to it: its HDF5 objects and the attributes of
+// both. Candidates only: callers keep the programs whose G / inputs really contain `e`.
+std::vector<std::string> Lineage::rolled_up(const std::string& e) {
+  const QueryGraph& g = v_.graph();
+  std::vector<std::string> out{e};
+  for (auto& o : g.subjects(provio("inFile"), e)) {
+    for (auto& a : g.subjects(provio("attributeOf"), o)) out.push_back(std::move(a));
+    out.push_back(std::move(o));
+  }
+  for (auto& a : g.subjects(provio("attributeOf"), e)) out.push_back(std::move(a));
+  return out;
+}
+
+std::vector<std::string> Lineage::generators(const std::string& e) {
+  const QueryGraph& g = v_.graph();
+  std::vector<std::string> candidates;
+  for (const auto& x : rolled_up(e)) {
+    for (const auto& c : g.objects(x, prov("wasGeneratedBy"))) {
+      if (c.kind != Cell::Kind::kIri) continue;
+      const std::string& p = v_.program_of_activity(c.value);
+      if (!p.empty()) candidates.push_back(p);
+    }
+  }
+  sort_unique(candidates);
+  std::vector<std::string> out;
+  for (auto& p : candidates) {
+    const auto& gen = generated(p);
+    if (std::binary_search(gen.begin(), gen.end(), e)) out.push_back(std::move(p));
+  }
+  if (!v_.is_version(e)) return out;
+  const std::string file = v_.file_of(e);
+  if (out.empty()) {
+    for (auto& p : generators(file))
+      if (!left_version_of(p, file)) out.push_back(std::move(p));
+    return out;
+  }
+  // The ranks of one MPI job step writing one shared file make one version, though each names
+  // the content its own close saw (and ranks that wrote only through HDF5's collective
+  // aggregators name none): every rank of a writer's run (same job, executable and command
+  // line, as runs.h groups them) that wrote the file.
+  auto key = [&](const std::string& p) { return run_key(v_.program(p)); };
+  std::set<std::string> writer_runs;
+  for (const auto& p : out)
+    if (!key(p).empty()) writer_runs.insert(key(p));
+  if (writer_runs.empty()) return out;
+  for (auto& p : generators(file))
+    if (writer_runs.count(key(p))) out.push_back(std::move(p));
+  sort_unique(out);
+  return out;
+}
+
+std::vector<std::string> Lineage::users(const std::string& e) {
+  const QueryGraph& g = v_.graph();
+  std::vector<std::string> candidates;
+  for (const auto& x : rolled_up(e)) {
+    for (const auto& a : g.subjects(prov("used"), x)) {
+      const std::string& p = v_.program_of_activity(a);
+      if (!p.empty()) candidates.push_back(p);
+    }
+  }
+  // A file or object is also an input of the programs that read a version of its file.
+  const std::string file = v_.file_of(e);
+  bool plain = !v_.is_version(e);
+  if (plain)
+    for (const auto& ver : g.subjects(prov("specializationOf"), file))
+      for (const auto& a : g.subjects(prov("used"), ver)) {
+        const std::string& p = v_.program_of_activity(a);
+        if (!p.empty()) candidates.push_back(p);
+      }
+  sort_unique(candidates);
+  std::vector<std::string> out;
+  for (auto& p : candidates) {
+    const auto& in = inputs(p);
+    if (std::binary_search(in.begin(), in.end(), e) || (plain && has_version_of(v_, in, file)))
+      out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<LineageStep> Lineage::walk(const std::string& start, int depth, bool upward) {
+  const QueryGraph& g = v_.graph();
+  std::vector<LineageStep> out;
+  std::unordered_set<std::string> seen_entities{start}, seen_programs;
+  std::vector<std::string> frontier{start};
+  for (int level = 1; !frontier.empty() && (depth < 0 || level <= depth); ++level) {
+    std::vector<std::string> next;
+    for (const auto& e : frontier) {
+      for (const auto& p : upward ? generators(e) : users(e)) {
+        if (seen_programs.insert(p).second) out.push_back({level, true, p, upward ? "generated" : "used", e});
+        for (const auto& x : upward ? inputs(p) : outputs(p)) {
+          if (seen_entities.insert(x).second) {
+            out.push_back({level, false, x, upward ? "used by" : "generated by", p});
+            next.push_back(x);
+          }
+        }
+      }
+      std::vector<std::string> derived;
+      if (upward) {
+        for (const auto& c : g.objects(e, prov("wasDerivedFrom")))
+          if (c.kind == Cell::Kind::kIri) derived.push_back(c.value);
+      } else {
+        derived = g.subjects(prov("wasDerivedFrom"), e);
+      }
+      sort_unique(derived);
+      for (const auto& x : derived) {
+        if (seen_entities.insert(x).second) {
+          out.push_back({level, false, x, upward ? "source of" : "derived from", e});
+          next.push_back(x);
+        }
+      }
+    }
+    frontier = std::move(next);
+  }
+  return out;
+}
+
+std::vector<LineageStep> Lineage::up(const std::string& entity, int depth) {
+  return walk(entity, depth, true);
+}
+std::vector<LineageStep> Lineage::down(const std::string& entity, int depth) {
+  return walk(entity, depth, false);
+}
+
+}  // namespace provio::query

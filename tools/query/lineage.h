@@ -1,0 +1,66 @@
+// Lineage: what an entity was derived from (up) or what was derived from it (down), through
+// which program executions, at any depth, across jobs. Rasqal has no property paths, so the
+// closure is a breadth-first search here; the visited set makes it cycle-safe.
+//
+// The step relation (docs/prov-query.md, "Lineage"), over entities E and program executions P:
+//   G(P)      = entities P generated (prov:wasGeneratedBy an activity of P's threads), plus the
+//               files of the HDF5 objects and versions P generated (a file's lineage includes
+//               its datasets')
+//   inputs(P) = the versions P used that are not in G(P) (a file updated in place: the version
+//               read is an input of the one left); and for files of which P used no version,
+//               the entities P used plus their files, minus G(P) and minus the objects inside
+//               files in G(P) (P's own outputs)
+//   outputs(P)= G(P), with a file and its objects replaced by the versions P left of it
+//   up(E)     = inputs(P) for each P with E in G(P), plus E prov:wasDerivedFrom X; for a version,
+//               also every rank of such a P's run (runs.h: same job, executable and command line)
+//               that wrote the same file (the ranks of a job step writing one shared file make
+//               one version); for a version no
+//               program generated (its writer was not traced with versions), the programs that
+//               wrote its file without leaving any version of it
+//   down(E)   = outputs(P) for each P with E (or, for a file or object, a version of its file)
+//               in inputs(P), plus X prov:wasDerivedFrom E
+// Versions (docs/format.md) are what keeps a rewritten path from joining the lineage of what
+// was made from an earlier content of it.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "query/view.h"
+
+namespace provio::query {
+
+struct LineageStep {
+  int level = 0;         // 1 = direct
+  bool program = false;  // a program execution (else an entity)
+  std::string iri;
+  std::string relation;  // "generated", "used", "wasDerivedFrom", "derived"
+  std::string via;       // the node it was reached from
+};
+
+class Lineage {
+ public:
+  explicit Lineage(View& v) : v_(v) {}
+  // depth < 0 means unbounded.
+  std::vector<LineageStep> up(const std::string& entity, int depth);
+  std::vector<LineageStep> down(const std::string& entity, int depth);
+
+  const std::vector<std::string>& generated(const std::string& program);  // G(P)
+  const std::vector<std::string>& inputs(const std::string& program);     // inputs(P)
+  const std::vector<std::string>& outputs(const std::string& program);    // outputs(P)
+  std::vector<std::string> generators(const std::string& entity);         // {P : E in G(P)}
+  std::vector<std::string> users(const std::string& entity);              // {P : E in inputs(P)}
+
+ private:
+  void compute(const std::string& program);
+  std::vector<std::string> rolled_up(const std::string& entity);
+  std::vector<LineageStep> walk(const std::string& entity, int depth, bool upward);
+
+  View& v_;
+  bool left_version_of(const std::string& program, const std::string& file);
+  std::unordered_map<std::string, std::vector<std::string>> generated_, inputs_, outputs_;
+};
+
+}  // namespace provio::query

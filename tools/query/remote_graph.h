@@ -1,0 +1,78 @@
+// The graph of a SPARQL 1.1 server (prov-query --endpoint): the union of provio's job graphs,
+// navigated through the same calls as a local graph, so every question runs through its one
+// implementation (view, lineage, questions) whatever holds the graph.
+//
+// How: navigation answers from a cache of facts fetched from the server. A fact not fetched yet
+// is noted as missing and answered as absent; the caller (prov-query's question loop) then
+// fetches everything missing in a few batched SPARQL queries and asks the question again, until
+// a round misses nothing. Only that last round's answer is used, and in it every fact came from
+// the server: the answer is exactly the local one. Rounds grow with the depth of the question
+// (lineage levels), not with the size of the graph; a class (rdf:type C) is fetched with the
+// descriptions of its members, which is what every question reads next.
+// Hard rule: a fact is either fetched completely (all objects of a subject, all subjects of a
+// (predicate, object)) or not at all, so an incomplete cache can never give a shorter answer.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "graph/sparql_server.h"
+#include "query/activity_groups.h"
+#include "query/table.h"
+
+namespace provio::query {
+
+class RemoteGraph {
+ public:
+  RemoteGraph(sparql::Endpoints endpoints, net::Auth auth);
+  // Checks the credentials file and that the server answers.
+  bool open(std::string& error);
+
+  std::vector<Cell> objects(std::string_view s, std::string_view p) const;
+  std::vector<std::string> subjects(std::string_view p, std::string_view o) const;
+  bool has_subject(std::string_view s) const;
+  bool has_object(std::string_view o) const;
+  std::size_t size() const;
+  // The I/O activities summed by the server, grouped by `keys` (activity_groups.h); null, and
+  // noted as missing, until fetched.
+  const std::vector<ActivityGroup>* activity_groups(const std::vector<std::string>& keys) const;
+
+  // Question rounds (see above).
+  void begin_round() { missed_ = false; }
+  bool missed() const { return missed_; }
+  bool fetch_missing(std::string& error);
+
+  // Raw SPARQL through the SPARQL 1.1 Protocol over the union of the job graphs.
+  bool sparql(const std::string& query, Table& out, std::string& error);
+
+ private:
+  bool fetch_subjects(std::vector<std::string> keys, std::string& error);
+  bool fetch_classes(std::vector<std::string> classes, std::string& error);
+  bool fetch_incoming(std::vector<std::pair<std::string, std::string>> keys, std::string& error);
+  bool fetch_presence(std::vector<std::string> objects, std::string& error);
+  void add_out(const sparql::Triple& t);
+
+  std::unique_ptr<net::Client> http_;
+  std::unique_ptr<sparql::Server> server_;
+  // Complete facts: a key present here holds all of its values.
+  std::unordered_map<std::string, std::vector<std::pair<std::string, Cell>>> out_;  // s → (p, o)
+  std::unordered_map<std::string, std::vector<std::string>> in_;                    // p \n o → s
+  std::unordered_map<std::string, bool> present_;                                   // o → any (*, *, o)
+  std::map<std::vector<std::string>, std::vector<ActivityGroup>> groups_;
+  std::set<std::string> whole_;  // predicates fetched whole: in_ holds all their (p, o) facts
+  // Facts asked for and not fetched yet.
+  mutable std::set<std::string> want_out_, want_class_, want_present_;
+  mutable std::set<std::pair<std::string, std::string>> want_in_;
+  mutable std::set<std::vector<std::string>> want_groups_;
+  mutable bool missed_ = false;
+  mutable std::size_t size_ = 0;
+  mutable bool sized_ = false;
+};
+
+}  // namespace provio::query

@@ -1,0 +1,440 @@
+// The cached model view (see view.h).
+#include "query/view.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "graph/output.h"
+#include "graph/terms.h"
+#include "model/iri.h"
+#include "model/version_key.h"
+#include "model/vocabulary.h"
+
+namespace provio::query {
+
+std::string basename_of(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+const std::string& View::program_of_thread(const std::string& thread) {
+  auto it = program_of_thread_.find(thread);
+  if (it != program_of_thread_.end()) return it->second;
+  std::string found;
+  if (g_.has(thread, rdf_type(), provio("Program"))) {
+    found = thread;
+  } else {
+    for (const auto& c : g_.objects(thread, prov("actedOnBehalfOf"))) {
+      if (c.kind == Cell::Kind::kIri && g_.has(c.value, rdf_type(), provio("Program"))) {
+        found = c.value;
+        break;
+      }
+    }
+  }
+  return program_of_thread_.emplace(thread, found).first->second;
+}
+
+const std::string& View::program_of_activity(const std::string& activity) {
+  auto it = program_of_activity_.find(activity);
+  if (it != program_of_activity_.end()) return it->second;
+  std::string found;
+  for (const auto& c : g_.objects(activity, prov("wasAssociatedWith"))) {
+    if (c.kind != Cell::Kind::kIri) continue;
+    found = program_of_thread(c.value);
+    if (!found.empty()) break;
+  }
+  return program_of_activity_.emplace(activity, found).first->second;
+}
+
+const std::string& View::file_of(const std::string& entity) {
+  auto it = file_of_.find(entity);
+  if (it != file_of_.end()) return it->second;
+  std::string f = g_.value(entity, provio("inFile"));
+  if (f.empty()) f = g_.value(entity, prov("specializationOf"));
+  if (f.empty()) {
+    std::string owner = g_.value(entity, provio("attributeOf"));
+    if (!owner.empty() && owner != entity) {
+      f = g_.value(owner, provio("inFile"));
+      if (f.empty()) f = owner;
+    }
+  }
+  if (f.empty()) f = entity;
+  return file_of_.emplace(entity, f).first->second;
+}
+
+std::string run_key(const ProgramInfo& p) {
+  return p.job.empty() || p.rank.empty() ? std::string()
+                                         : p.job + '\n' + p.executable + '\n' + p.command_line;
+}
+
+bool View::is_version(const std::string& entity) {
+  return file_of(entity) != entity && entity.find(model::kVersionSeparator) != std::string::npos;
+}
+
+std::vector<std::string> View::activities_of(const std::string& program) {
+  std::vector<std::string> out;
+  for (const auto& t : g_.subjects(prov("actedOnBehalfOf"), program)) {
+    if (program_of_thread(t) != program) continue;
+    for (auto& a : g_.subjects(prov("wasAssociatedWith"), t)) out.push_back(std::move(a));
+  }
+  for (auto& a : g_.subjects(prov("wasAssociatedWith"), program)) out.push_back(std::move(a));
+  return out;
+}
+
+const ProgramInfo& View::program(const std::string& iri) {
+  auto it = programs_.find(iri);
+  if (it != programs_.end()) return it->second;
+  ProgramInfo p;
+  p.iri = iri;
+  p.executable = g_.value(iri, provio("executable"));
+  p.command_line = g_.value(iri, provio("commandLine"));
+  p.working_directory = g_.value(iri, provio("workingDirectory"));
+  p.host = g_.value(iri, provio("host"));
+  p.pid = g_.value(iri, provio("pid"));
+  // provio:rank is the Rank agent (docs/format.md); older graphs may carry the number itself.
+  for (const auto& r : g_.objects(iri, provio("rank"))) {
+    p.rank = r.kind == Cell::Kind::kIri ? g_.value(r.value, provio("rankNumber")) : r.value;
+    if (!p.rank.empty()) break;
+  }
+  p.job = g_.value(iri, provio("job"));
+  p.workflow = g_.value(iri, provio("workflow"));
+  p.start = g_.value(iri, provio("startTime"));
+  p.end = g_.value(iri, provio("endTime"));
+  std::string user = g_.value(iri, prov("actedOnBehalfOf"));
+  p.user = user.empty() ? "" : g_.value(user, provio("userName"));
+  if (p.job.rfind("urn:provio:job:", 0) == 0) p.job = p.job.substr(15);
+  p.name = p.executable.empty() ? basename_of(iri) : basename_of(p.executable);
+  std::map<std::string, std::uint64_t> lost;
+  for (const auto& node : g_.objects(iri, provio("incomplete"))) {
+    lost[g_.value(node.value, provio("reason"))] +=
+        std::strtoull(g_.value(node.value, provio("lost")).c_str(), nullptr, 10);
+  }
+  for (const auto& [reason, n] : lost) {
+    p.incomplete += (p.incomplete.empty() ? "" : ", ") + reason + ": " + std::to_string(n);
+  }
+  return programs_.emplace(iri, std::move(p)).first->second;
+}
+
+std::string View::program_label(const std::string& iri) {
+  const ProgramInfo& p = program(iri);
+  std::string s = p.name;
+  // The first argument tells runs of one executable apart ("python3 train.py", "h5_stage acquire").
+  std::string::size_type a = p.command_line.find(' ');
+  if (a != std::string::npos) {
+    std::string arg = p.command_line.substr(a + 1, p.command_line.find(' ', a + 1) - a - 1);
+    if (!arg.empty() && arg[0] != '-') {
+      arg = basename_of(arg);
+      s += " " + (arg.size() > 24 ? arg.substr(0, 23) + "…" : arg);
+    }
+  }
+  if (!p.pid.empty()) s += " (pid " + p.pid + (p.rank.empty() ? "" : ", rank " + p.rank) + ")";
+  return s;
+}
+
+std::string View::entity_label(const std::string& iri, bool full) {
+  std::string path = g_.value(iri, provio("path"));
+  if (!path.empty()) return full ? path : basename_of(path);
+  if (is_version(iri)) return entity_label(file_of(iri), full) + " @" + version_time(iri);
+  std::string obj = g_.value(iri, provio("objectPath"));
+  std::string file = g_.value(iri, provio("inFile"));
+  if (!obj.empty() && !file.empty()) return entity_label(file, full) + ":" + obj;
+  std::string owner = g_.value(iri, provio("attributeOf"));
+  std::string name = g_.value(iri, provio("name"));
+  if (!owner.empty() && !name.empty() && owner != iri) return entity_label(owner, full) + "@" + name;
+  std::string label = g_.value(iri, std::string(kRdfs) + "label");
+  if (!label.empty()) return label;
+  if (iri.rfind("file://", 0) == 0) {
+    std::string p = model::percent_decode(iri.substr(7));
+    return full ? p : basename_of(p);
+  }
+  return iri;
+}
+
+// "2026-11-22T16:30:01.123456789Z" from a version IRI's key (model/version_key.h): the
+// modification time that names it.
+std::string version_time(const std::string& version_iri) {
+  std::size_t at = version_iri.rfind(model::kVersionSeparator);
+  if (at == std::string::npos) return {};
+  std::string key = version_iri.substr(at + model::kVersionSeparator.size());
+  std::time_t sec = static_cast<std::time_t>(std::strtoll(key.c_str(), nullptr, 10));
+  std::size_t dot = key.find('.'), dash = key.find('-');
+  std::tm tm{};
+  char buf[40];
+  if (dot == std::string::npos || dash == std::string::npos || !gmtime_r(&sec, &tm) ||
+      !std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm))
+    return key;
+  return std::string(buf) + "." + key.substr(dot + 1, dash - dot - 1) + "Z";
+}
+
+std::vector<std::string> View::programs() {
+  auto v = g_.subjects(rdf_type(), provio("Program"));
+  std::sort(v.begin(), v.end(), [&](const std::string& a, const std::string& b) {
+    const auto &pa = program(a), &pb = program(b);
+    return std::tie(pa.start, pa.iri) < std::tie(pb.start, pb.iri);
+  });
+  return v;
+}
+
+std::string View::thread_label(const std::string& thread) {
+  if (thread.empty()) return "";
+  std::string p = program_of_thread(thread);
+  std::string idx = g_.value(thread, provio("threadIndex"));
+  return (p.empty() ? thread : program_label(p)) + " thread " + (idx.empty() ? basename_of(thread) : idx);
+}
+
+namespace {
+
+constexpr const char* kCacheName = "prov-query-activities.tsv";
+constexpr const char* kCacheMagic = "provio prov-query activity cache v2";
+
+// Identifies the store's content: name, size and mtime (ns) of each of its files.
+std::string store_fingerprint(const std::string& dir) {
+  std::vector<std::string> parts;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.size() < 3 || name.compare(name.size() - 3, 3, ".db") != 0) continue;
+    struct stat st;
+    if (::stat(e.path().c_str(), &st) != 0) continue;
+    parts.push_back(name + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+                    std::to_string(st.st_mtim.tv_nsec));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& p : parts) out += p + " ";
+  return out;
+}
+
+void put_field(std::string& line, const std::string& f) {
+  for (char c : f) {
+    if (c == '\\')
+      line += "\\\\";
+    else if (c == '\t')
+      line += "\\t";
+    else if (c == '\n')
+      line += "\\n";
+    else
+      line += c;
+  }
+  line += '\t';
+}
+
+std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '\t') {
+      out.emplace_back();
+    } else if (c == '\\' && i + 1 < line.size()) {
+      char n = line[++i];
+      out.back() += n == 't' ? '\t' : n == 'n' ? '\n' : n;
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+constexpr std::size_t kCacheFields = 19;
+
+std::string to_line(const ActivityRecord& r) {
+  std::string line;
+  for (const std::string* f :
+       {&r.iri, &r.op, &r.api, &r.entity, &r.file, &r.thread, &r.program, &r.rank, &r.start, &r.end,
+        &r.entity_label, &r.file_label, &r.program_label, &r.thread_label})
+    put_field(line, *f);
+  put_field(line, std::to_string(r.count));
+  put_field(line, std::to_string(r.bytes));
+  put_field(line, std::to_string(r.elapsed_ns));
+  put_field(line, r.nested ? "1" : "0");
+  line += "end\n";
+  return line;
+}
+
+bool from_fields(const std::vector<std::string>& f, ActivityRecord& r) {
+  if (f.size() != kCacheFields || f.back() != "end") return false;
+  std::string* text[] = {&r.iri,          &r.op,         &r.api,           &r.entity,      &r.file,
+                         &r.thread,       &r.program,    &r.rank,          &r.start,       &r.end,
+                         &r.entity_label, &r.file_label, &r.program_label, &r.thread_label};
+  for (std::size_t i = 0; i < 14; ++i) *text[i] = f[i];
+  r.count = std::strtoull(f[14].c_str(), nullptr, 10);
+  r.bytes = std::strtoull(f[15].c_str(), nullptr, 10);
+  r.elapsed_ns = std::strtoull(f[16].c_str(), nullptr, 10);
+  r.nested = f[17] == "1";
+  return true;
+}
+
+}  // namespace
+
+std::vector<ActivityRecord> View::activities() {
+  const std::string& dir = g_.store_dir();
+  if (dir.empty()) return compute_activities();
+  std::string path = dir + "/" + kCacheName, fingerprint = store_fingerprint(dir);
+  {
+    std::ifstream in(path);
+    std::string line;
+    if (in && std::getline(in, line) && line == kCacheMagic && std::getline(in, line) &&
+        line == fingerprint) {
+      std::vector<ActivityRecord> out;
+      bool ok = true;
+      while (ok && std::getline(in, line)) {
+        ActivityRecord r;
+        ok = from_fields(split_fields(line), r);
+        if (ok) out.push_back(std::move(r));
+      }
+      if (ok && in.eof()) return out;
+    }
+  }
+  auto out = compute_activities();
+  // Best effort: a read-only store directory just means no cache. Written beside, then renamed,
+  // so a concurrent reader never sees half a cache.
+  std::string text = std::string(kCacheMagic) + "\n" + fingerprint + "\n";
+  for (const auto& r : out) text += to_line(r);
+  if (store_fingerprint(dir) == fingerprint) (void)rdf::write_output_file(path, text);
+  return out;
+}
+
+std::vector<ActivityRecord> View::compute_activities() {
+  std::vector<ActivityRecord> out;
+  // provio: class → the entity → activity relation it is recorded with.
+  std::vector<std::pair<std::string, std::string>> relation_of;
+  for (int i = 0; i < static_cast<int>(model::Op::kCount_); ++i) {
+    auto t = model::terms(static_cast<model::Op>(i));
+    relation_of.emplace_back(provio(t.activity_class.substr(7)), provio(t.relation.substr(7)));
+  }
+  std::unordered_map<std::string, std::string> labels;
+  for (const auto& a : g_.subjects(rdf_type(), prov("Activity"))) {
+    ActivityRecord r;
+    r.iri = a;
+    r.api = g_.value(a, provio("api"));
+    if (r.api.empty()) continue;  // workflow tasks and other non-I/O activities
+    std::string relation;
+    for (const auto& c : g_.objects(a, rdf_type())) {
+      for (const auto& [cls, rel] : relation_of) {
+        if (c.value == cls) {
+          r.op = cls.substr(rdf::kProvio.size());
+          relation = rel;
+        }
+      }
+    }
+    if (!relation.empty()) {
+      auto subj = g_.subjects(relation, a);
+      if (!subj.empty()) r.entity = subj.front();
+    }
+    if (r.entity.empty()) {
+      auto gen = g_.subjects(prov("wasGeneratedBy"), a);
+      if (!gen.empty())
+        r.entity = gen.front();
+      else if (auto used = g_.objects(a, prov("used")); !used.empty())
+        r.entity = used.front().value;
+    }
+    r.thread = g_.value(a, prov("wasAssociatedWith"));
+    std::string v = g_.value(a, provio("count"));
+    r.count = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
+    v = g_.value(a, provio("bytes"));
+    r.bytes = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
+    v = g_.value(a, provio("elapsed"));
+    r.elapsed_ns = rdf::parse_seconds_ns(v).value_or(0);
+    r.nested = g_.value(a, provio("nested")) == "true";
+    r.start = g_.value(a, prov("startedAtTime"));
+    r.end = g_.value(a, prov("endedAtTime"));
+    complete(r, labels);
+    out.push_back(std::move(r));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const ActivityRecord& x, const ActivityRecord& y) { return x.iri < y.iri; });
+  return out;
+}
+
+// What a record's entity and thread imply: its file, program, rank and readable names.
+void View::complete(ActivityRecord& r, std::unordered_map<std::string, std::string>& labels) {
+  if (!r.entity.empty()) r.file = file_of(r.entity);
+  r.program = r.thread.empty() ? "" : program_of_thread(r.thread);
+  if (!r.program.empty()) r.rank = program(r.program).rank;
+  auto label = [&](const std::string& iri, bool thread) {
+    auto [it, fresh] = labels.try_emplace(iri);
+    if (fresh) it->second = thread ? thread_label(iri) : entity_label(iri, true);
+    return it->second;
+  };
+  if (!r.entity.empty()) r.entity_label = label(r.entity, false);
+  if (!r.file.empty()) r.file_label = label(r.file, false);
+  if (!r.program.empty()) r.program_label = program_label(r.program);
+  if (!r.thread.empty()) r.thread_label = label(r.thread, true);
+}
+
+std::vector<ActivityRecord> View::activity_totals(const std::vector<std::string>& keys) {
+  const RemoteGraph* remote = g_.remote();
+  if (!remote) return activities();
+  std::vector<ActivityRecord> out;
+  const std::vector<ActivityGroup>* groups = remote->activity_groups(keys);
+  if (!groups) return out;  // fetched after this round
+  std::unordered_map<std::string, std::string> labels;
+  for (const ActivityGroup& grp : *groups) {
+    ActivityRecord& r = out.emplace_back();
+    r.op = grp.op;
+    r.api = grp.api;
+    r.entity = grp.entity;
+    r.thread = grp.thread;
+    r.nested = grp.nested;
+    r.count = grp.count;
+    r.bytes = grp.bytes;
+    r.elapsed_ns = grp.elapsed_ns;
+    complete(r, labels);
+  }
+  return out;
+}
+
+Status View::resolve(const std::string& arg, std::string& iri) {
+  auto present = [&](const std::string& i) { return g_.has_subject(i) || g_.has_object(i); };
+  bool looks_iri = arg.find("://") != std::string::npos || arg.rfind("urn:", 0) == 0;
+  if (looks_iri) {
+    iri = arg;
+    if (present(iri)) return Status::success();
+    return Status::error("unknown entity: " + arg + " is not in the graph");
+  }
+  std::string path = arg, object;
+  struct stat st;
+  auto split = arg.find(":/");
+  if (split != std::string::npos && ::stat(arg.c_str(), &st) != 0) {
+    path = arg.substr(0, split);
+    object = arg.substr(split + 1);
+  }
+  std::string file = model::file_iri(model::canonical_path(path));
+  iri = object.empty() ? file : model::object_iri(file, object);
+  if (present(iri)) return Status::success();
+  // Not under this name here: match by path suffix ("decimate.h5" run from another directory).
+  std::vector<std::string> matches;
+  std::string suffix = "/" + path;
+  for (const char* cls : {"File", "Directory"}) {
+    for (const auto& f : g_.subjects(rdf_type(), provio(cls))) {
+      std::string p = g_.value(f, provio("path"));
+      if (p == path ||
+          (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0))
+        matches.push_back(f);
+    }
+  }
+  std::sort(matches.begin(), matches.end());
+  matches.erase(std::unique(matches.begin(), matches.end()), matches.end());
+  if (matches.size() > 1)
+    return Status::error("ambiguous entity: " + arg + " matches " + std::to_string(matches.size()) +
+                         " files (e.g. " + matches[0] + ", " + matches[1] +
+                         "); give a longer path or an IRI");
+  if (matches.size() == 1) {
+    iri = object.empty() ? matches[0] : model::object_iri(matches[0], object);
+    if (present(iri)) return Status::success();
+  }
+  return Status::error("unknown entity: " + arg + " (" + iri + ") is not in the graph");
+}
+
+}  // namespace provio::query
