@@ -12,6 +12,7 @@ import http.server
 import os
 import re
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
@@ -304,6 +305,21 @@ def answering(status, after=None):
     return srv, f"http://127.0.0.1:{srv.server_address[1]}"
 
 
+def silent_server():
+    """A server that accepts connections and reads requests but never answers; the number of
+    connections it took."""
+    sock = socket.create_server(("127.0.0.1", 0))
+    taken = []
+
+    def serve():
+        while True:
+            conn, _ = sock.accept()
+            taken.append(conn)  # held open, never answered
+
+    threading.Thread(target=serve, daemon=True).start()
+    return taken, f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
 def case_failures():
     jobs = scenario()
     before = {f: open(os.path.join(d, f), "rb").read() for d in jobs for f in os.listdir(d)}
@@ -333,6 +349,17 @@ def case_failures():
               f"HTTP {status}{'' if after is None else ' Retry-After: ' + str(after)}: retried ({srv.requests} requests): "
               + r.stderr.strip().splitlines()[-1])
         srv.shutdown()
+    # A server that takes the request and never answers: the request fails once the stall limit
+    # passes, is not retried, and the tool ends with a clear message instead of hanging.
+    taken, silent = silent_server()
+    stall = dict(ENV, PROVIO_HTTP_TIMEOUT="2")
+    r = run(args.query, "programs", "--endpoint", silent + "/sparql", expect=2, env=stall, timeout=60)
+    check("no answer for 2 s" in r.stderr and len(taken) == 1, f"prov-query, stalled server: {r.stderr.strip()}")
+    r = run(args.merge, jobs[0], "--into", silent + "/sparql-graph-crud-auth", expect=1, env=stall, timeout=60)
+    check("no answer for 2 s" in r.stderr and len(taken) == 2, f"prov-merge, stalled server: {r.stderr.strip()}")
+    r = run(args.query, "programs", "--endpoint", silent + "/sparql", expect=2,
+            env=dict(ENV, PROVIO_HTTP_TIMEOUT="soon"))
+    check("PROVIO_HTTP_TIMEOUT: expected whole seconds" in r.stderr, f"malformed limit: {r.stderr.strip()}")
     after = {f: open(os.path.join(d, f), "rb").read() for d in jobs for f in os.listdir(d)}
     check(before == after, "nothing lost locally: the raw files are untouched")
     # Credentials: wrong password refused; a credentials file others can read refused.

@@ -85,6 +85,17 @@ std::string default_netrc() {
   return ::stat(p.c_str(), &st) == 0 ? p : "";
 }
 
+constexpr long kDefaultStallSeconds = 600;
+
+// $PROVIO_HTTP_TIMEOUT in whole seconds > 0; 0 when unset, -1 when malformed.
+long stall_seconds_from_env() {
+  const char* e = std::getenv("PROVIO_HTTP_TIMEOUT");
+  if (!e || !*e) return 0;
+  char* end = nullptr;
+  long s = std::strtol(e, &end, 10);
+  return *end || s <= 0 ? -1 : s;
+}
+
 }  // namespace
 
 struct Client::Impl {
@@ -104,6 +115,8 @@ Client::Client(Auth auth, Retry retry) : impl_(std::make_unique<Impl>()) {
   impl_->netrc = auth.netrc_file.empty() ? default_netrc() : auth.netrc_file;
   impl_->ca_file = auth.ca_file;
   impl_->retry = retry;
+  if (impl_->retry.stall_seconds == 0) impl_->retry.stall_seconds = stall_seconds_from_env();
+  if (impl_->retry.stall_seconds == 0) impl_->retry.stall_seconds = kDefaultStallSeconds;
 }
 
 Client::~Client() {
@@ -113,6 +126,10 @@ Client::~Client() {
 bool Client::ready(std::string& error) const {
   if (!impl_->curl) {
     error = "cannot initialise libcurl";
+    return false;
+  }
+  if (impl_->retry.stall_seconds < 0) {
+    error = "PROVIO_HTTP_TIMEOUT: expected whole seconds > 0";
     return false;
   }
   struct stat st;
@@ -155,6 +172,8 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &out.body);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);  // bytes/s, both ways: a stall, not a slow link
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, std::max(impl_->retry.stall_seconds, 1L));
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
     if (!impl_->ca_file.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, impl_->ca_file.c_str());
     if (impl_->authenticate) {
@@ -170,7 +189,13 @@ bool Client::send(const Request& r, Response& out, std::string& error) {
     double wait = delay;
     if (rc != CURLE_OK) {
       problem = curl_easy_strerror(rc);
-      retry = transient(rc);
+      curl_off_t connected = 0;
+      curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connected);
+      if (rc == CURLE_OPERATION_TIMEDOUT && connected > 0)
+        problem = "no answer for " + std::to_string(impl_->retry.stall_seconds) +
+                  " s (the server stalled; PROVIO_HTTP_TIMEOUT sets the limit)";
+      else
+        retry = transient(rc);
     } else {
       curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out.status);
       char* type = nullptr;

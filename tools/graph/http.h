@@ -42,6 +42,10 @@ struct Retry {
   int attempts = 5;           // tries per request, the first included
   double first_delay = 0.25;  // seconds before the second try; doubled each time
   double max_delay = 8;
+  // A server that accepted a request and then sent nothing for this long has stalled: the request
+  // fails (not retried: a query the server cannot finish would only stall again). Default from
+  // $PROVIO_HTTP_TIMEOUT (seconds), else 600: a big GROUP BY answers only when it is done.
+  long stall_seconds = 0;
 };
 
 class Client {
@@ -51,7 +55,8 @@ class Client {
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
-  // Checks the credentials file (exists when named, private). False with a message otherwise.
+  // Checks the credentials file (exists when named, private) and $PROVIO_HTTP_TIMEOUT. False with a
+  // message otherwise.
   [[nodiscard]] bool ready(std::string& error) const;
 
   // Sends `r`; retries what a retry can cure (no connection, a cut answer, HTTP 502/504, and
