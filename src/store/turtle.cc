@@ -6,7 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <ctime>
+#include <cstdio>
 
 #include "model/iri.h"
 
@@ -93,16 +93,32 @@ void append_escaped_string(std::string& out, std::string_view text) {
   out.append(text.data() + run, text.size() - run);
 }
 
+UtcTime utc_time(std::uint64_t secs) {
+  // H. Hinnant's civil_from_days over days since 1970-01-01, counted from 0000-03-01 so that
+  // leap days end each 4/100/400-year cycle.
+  std::uint64_t days = secs / 86400 + 719468;
+  unsigned rem = static_cast<unsigned>(secs % 86400);
+  std::uint64_t era = days / 146097;
+  unsigned doe = static_cast<unsigned>(days - era * 146097);             // day of era
+  unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // year of era
+  unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                // day of year, from March
+  unsigned mp = (5 * doy + 2) / 153;                                     // month, from March
+  unsigned month = mp < 10 ? mp + 3 : mp - 9;
+  std::uint64_t year = era * 400 + yoe + (month <= 2 ? 1 : 0);
+  return UtcTime{year, month, doy - (153 * mp + 2) / 5 + 1, rem / 3600, rem / 60 % 60, rem % 60};
+}
+
 void append_datetime(std::string& out, std::uint64_t ns) {
   // Flushes format thousands of times within the same second: keep that second's text.
-  thread_local std::time_t cached_secs = -1;
+  thread_local std::uint64_t cached_secs = ~std::uint64_t{0};
   thread_local char cached[80];  // 21 bytes in practice; sized for any int the compiler imagines
-  std::time_t secs = static_cast<std::time_t>(ns / 1000000000u);
+  std::uint64_t secs = ns / 1000000000u;
   if (secs != cached_secs) {
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    std::snprintf(cached, sizeof cached, "%04d-%02d-%02dT%02d:%02d:%02d.", tm.tm_year + 1900, tm.tm_mon + 1,
-                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    // Not gmtime_r: glibc's takes a process-wide lock, which a fork can leave held forever in the
+    // child when another thread was formatting a time (hostile.fork_at_start hung so).
+    UtcTime t = utc_time(secs);
+    std::snprintf(cached, sizeof cached, "%04llu-%02u-%02uT%02u:%02u:%02u.",
+                  static_cast<unsigned long long>(t.year), t.month, t.day, t.hour, t.minute, t.second);
     cached_secs = secs;
   }
   out += cached;

@@ -60,5 +60,11 @@ bool append_local_name(std::string& out, std::string_view local);
 void append_escaped_string(std::string& out, std::string_view text);
 // xsd:dateTime lexical form of a wall-clock time in ns since the epoch, UTC, microseconds.
 void append_datetime(std::string& out, std::uint64_t ns);
+// The UTC calendar time of `secs` after the Unix epoch, computed without libc (no lock).
+struct UtcTime {
+  std::uint64_t year;
+  unsigned month, day, hour, minute, second;
+};
+UtcTime utc_time(std::uint64_t secs);
 
 }  // namespace provio::store
