@@ -43,6 +43,11 @@ std::size_t round_up_pow2(std::size_t n) {
   return p;
 }
 
+inline bool has_key(const SummarySlot* s, const model::Event& ev) {
+  return s && s->entity == ev.entity && s->other == ev.other && s->api == ev.api && s->op == ev.op &&
+         s->flags == ev.flags;
+}
+
 inline std::size_t slot_hash(const model::Event& ev) {
   std::uint64_t k = (std::uint64_t{ev.entity} << 32) ^ ev.other;
   k ^= (std::uint64_t{ev.api} << 16 | std::uint64_t{static_cast<std::uint8_t>(ev.op)} << 8 | ev.flags) *
@@ -128,9 +133,7 @@ std::size_t ThreadLog::memory_bytes() const {
          2 * event_capacity_ * sizeof(model::Event) + kWriteChunk;
 }
 
-bool ThreadLog::claim_as_owner() {
-  std::uint8_t expected = kIdle;
-  if (state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire)) return true;
+bool ThreadLog::claim_contended(std::uint8_t expected) {
   // A signal handler interrupted this thread inside provio: inside record() (the owner holds the
   // log), or while flushing logs from outside. Waiting would wait for ourselves: drop and count.
   if (expected == kOwner || tls_flushing_outside) {
@@ -155,10 +158,6 @@ std::uint64_t ThreadLog::pending_events() const {
   std::uint64_t n = events_used_ + (records_ ? records_->size() : 0);
   for (std::size_t k = 0; k < dirty_used_; ++k) n += slots_[dirty_[k]].count;  // calls since the last flush
   return n;
-}
-
-void ThreadLog::release() {
-  state_.store(kIdle, std::memory_order_release);
 }
 
 void ThreadLog::record(const model::Event& ev) {
@@ -244,6 +243,7 @@ bool ThreadLog::grow_summary() {
   fine_limit_ = m - m / 4;
   slots_limit_ = m - m / 8;
   slots_used_ = dirty_used_ = 0;
+  recent_[0] = recent_[1] = nullptr;
   for (std::size_t i = 0; i < n; ++i) {
     const SummarySlot& old = slots[i];
     if (!old.used) continue;
@@ -256,9 +256,17 @@ bool ThreadLog::grow_summary() {
 }
 
 bool ThreadLog::add_summary(const model::Event& ev) {
+  if (has_key(recent_[0], ev)) return add_to_slot(*recent_[0], ev);
+  if (has_key(recent_[1], ev)) {
+    std::swap(recent_[0], recent_[1]);
+    return add_to_slot(*recent_[0], ev);
+  }
   SummarySlot* s = find_or_add(ev, fine_limit_);
   if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
-  if (!s) {
+  if (s) {  // a coarse slot (below) never has an event's own key: not kept
+    recent_[1] = recent_[0];
+    recent_[0] = s;
+  } else {
     // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
     // activity per (API, operation, file), so the table keeps room while the program meets ever
     // more objects. Counts and bytes stay exact; which objects is what is lost.
@@ -270,17 +278,21 @@ bool ThreadLog::add_summary(const model::Event& ev) {
     s = find_or_add(coarse, slots_limit_);
     if (!s) return false;
   }
+  return add_to_slot(*s, ev);
+}
+
+inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
   std::uint64_t end = ev.start_ns + ev.elapsed_ns;
-  if (s->count++ == 0) {
-    dirty_[dirty_used_++] = static_cast<std::uint32_t>(s - slots_.get());
-    s->first_start_ns = ev.start_ns;
-    s->last_end_ns = end;
+  if (s.count++ == 0) {
+    dirty_[dirty_used_++] = static_cast<std::uint32_t>(&s - slots_.get());
+    s.first_start_ns = ev.start_ns;
+    s.last_end_ns = end;
   } else {
-    if (ev.start_ns < s->first_start_ns) s->first_start_ns = ev.start_ns;
-    if (end > s->last_end_ns) s->last_end_ns = end;
+    if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
+    if (end > s.last_end_ns) s.last_end_ns = end;
   }
-  s->bytes += ev.bytes;
-  s->elapsed_ns += ev.elapsed_ns;
+  s.bytes += ev.bytes;
+  s.elapsed_ns += ev.elapsed_ns;
   return true;
 }
 
@@ -288,6 +300,7 @@ void ThreadLog::clear_summary() {
   std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
   slots_used_ = 0;
   dirty_used_ = 0;
+  recent_[0] = recent_[1] = nullptr;
 }
 
 bool ThreadLog::flush_from_outside(std::uint64_t patience_ns, bool closing) {

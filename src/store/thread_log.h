@@ -87,11 +87,18 @@ class ThreadLog {
   std::uint64_t recorded() const { return recorded_; }
 
  private:
-  bool claim_as_owner();
-  void release();
+  // idle → owner: one compare-and-swap, inline (every record() takes it); the rest out of line.
+  bool claim_as_owner() {
+    std::uint8_t expected = kIdle;
+    return state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire) ||
+           claim_contended(expected);
+  }
+  bool claim_contended(std::uint8_t seen);
+  void release() { state_.store(kIdle, std::memory_order_release); }
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   // Adds the event to its slot (a new one if needed); false if the table is full.
   bool add_summary(const model::Event& ev);
+  bool add_to_slot(SummarySlot& s, const model::Event& ev);
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
   // Doubles the activity table (rare: allocates, rehashes); false if it may not grow.
   bool grow_summary();
@@ -128,6 +135,9 @@ class ThreadLog {
   std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
   std::size_t slots_max_ = 0;               // the table never grows beyond this many slots
   std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
+  // The slots of the last two keys recorded, most recent first: a loop repeats one call (write)
+  // or alternates two (open, close), and then needs no hash and no probe.
+  SummarySlot* recent_[2] = {nullptr, nullptr};
   std::size_t dirty_used_ = 0;
   bool restarted_ = false;  // the table was started afresh: measures go on parts only
   // trace
