@@ -68,17 +68,18 @@ std::string_view short_term(std::string_view provio_term) {
 // turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
 using MeasureText = char[224];
 
-// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" in `buf`: built in one
-// stack buffer and appended once, since this runs for every traced call.
-std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
-                                 std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
-                                 std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
-  char* p = buf;
+// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" written at `p`, which has
+// room for sizeof(MeasureText) bytes; returns the end. Built in stack memory and appended once,
+// since this runs for every traced call.
+char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
+                   std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
+                   std::int64_t offset = model::kNoOffset) {
+  char* const limit = p + sizeof(MeasureText);
   auto put = [&](std::string_view s) {
     std::memcpy(p, s.data(), s.size());
     p += s.size();
   };
-  auto num = [&](auto v) { p = std::to_chars(p, buf + sizeof buf, v).ptr; };
+  auto num = [&](auto v) { p = std::to_chars(p, limit, v).ptr; };
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
   if (offset != model::kNoOffset) {
     put(":offset ");
@@ -99,7 +100,19 @@ std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uin
   num(start_us - run_start_us);
   put(" ; :span ");
   num(static_cast<std::int64_t>(end_ns / 1000) - start_us);
-  return std::string_view(buf, static_cast<std::size_t>(p - buf));
+  return p;
+}
+
+std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
+                                 std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
+                                 std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
+  char* end = put_measures(buf, count, bytes, elapsed_ns, start_ns, end_ns, run_start_us, offset);
+  return std::string_view(buf, static_cast<std::size_t>(end - buf));
+}
+
+char* put_text(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
 }
 
 }  // namespace
@@ -593,31 +606,41 @@ void ThreadLog::write_summaries() {
 void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   std::string act;
   MeasureText buf;
+  char line[1024];  // a repeated call's whole statement, appended at once
   for (std::size_t i = 0; i < n; ++i) {
     const model::Event& ev = events[i];
-    act.assign(thread_term_);
-    act += "\\/c";
-    append_decimal(act, ++call_seq_);
-    std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
-                                         ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
+    std::uint64_t seq = ++call_seq_;
     TraceHead::Key key{ev.entity, ev.api, ev.op, ev.flags};
     TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
-    if (ev.other == model::kNoEntity && head.valid && head.key == key) {
-      // The same call on the same object as before: its entity is declared, its block head known.
-      out_ += act;
-      out_ += head.text;
-      out_ += " ; ";
-      out_ += m;
-      out_ += " .\n";
-    } else {
-      Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
-      if (ev.other == model::kNoEntity) {
-        head.key = key;
-        head.text.assign(out_, block_start_ + act.size(), std::string::npos);
-        head.valid = true;
-      }
-      t.more(m).end();
+    // The same call on the same object as before: its entity is declared, its block head known.
+    // Subject, head and measures go into one stack buffer: a string append per piece cost more
+    // than the formatting. (A head too long for the buffer is described again instead.)
+    if (ev.other == model::kNoEntity && head.valid && head.key == key &&
+        thread_term_.size() + head.text.size() + sizeof(MeasureText) + 40 <= sizeof line) {
+      char* p = put_text(line, thread_term_);
+      p = put_text(p, "\\/c");
+      p = std::to_chars(p, line + sizeof line, seq).ptr;
+      p = put_text(p, head.text);
+      p = put_text(p, " ; ");
+      p = put_measures(p, 1, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, run_start_us_,
+                       ev.offset);
+      p = put_text(p, " .\n");
+      out_.append(line, static_cast<std::size_t>(p - line));
+      write_chunk_if_full();
+      continue;
     }
+    act.assign(thread_term_);
+    act += "\\/c";
+    append_decimal(act, seq);
+    std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
+                                         ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
+    Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
+    if (ev.other == model::kNoEntity) {
+      head.key = key;
+      head.text.assign(out_, block_start_ + act.size(), std::string::npos);
+      head.valid = true;
+    }
+    t.more(m).end();
     write_chunk_if_full();
   }
 }
