@@ -191,6 +191,7 @@ void ThreadLog::record(const model::Event& ev) {
         in_flight_.store(false, std::memory_order_relaxed);
         events_.swap(spare_);
         events_used_ = spare_used_;
+        spare_used_ = 0;
       }
     }
     flush = events_used_ == event_capacity_;
@@ -215,7 +216,7 @@ void ThreadLog::record(const Record& r) {
   if (!records_) records_ = std::make_unique<RecordBuffer>(kRecordCapacity, kRecordArenaBytes);
   ++recorded_;
   if (!records_->add(r)) {
-    flush_locked();
+    if (!hand_off_records()) flush_locked();
     if (!records_->add(r)) {  // larger than the whole arena: write it straight from the caller
       records_->set_overflow(&r);
       flush_locked();
@@ -351,14 +352,30 @@ bool ThreadLog::prepare_output() {
   return true;
 }
 
+bool ThreadLog::hand_off_records() {
+  if (in_flight_.load(std::memory_order_acquire) || g_write_through.load(std::memory_order_relaxed) ||
+      !records_->hand_off())
+    return false;
+  in_flight_.store(true, std::memory_order_release);
+  if (!submit(this)) write_handed_off();  // the writer's queue is full: this thread writes them
+  return true;
+}
+
+RecordContext ThreadLog::record_context() {
+  return RecordContext{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
+}
+
 void ThreadLog::write_handed_off() {
   model::ErrnoSaver errno_saver;
-  if (prepare_output()) {
-    write_traces(spare_.get(), spare_used_);
-    file_.write(out_);
-    out_.clear();
-  }
-  if (file_.failed()) count_loss(file_.failure(), spare_used_);
+  std::uint64_t pending = spare_used_ + (records_ ? records_->handed_off() : 0);
+  bool ready = prepare_output();
+  if (ready) write_traces(spare_.get(), spare_used_);
+  // Formatted even when the file has failed: the bank must be emptied for the next hand-off.
+  if (records_ && records_->handed_off()) records_->write_handed_off(out_, record_context());
+  if (ready) file_.write(out_);
+  out_.clear();
+  if (file_.failed()) count_loss(file_.failure(), pending);
+  spare_used_ = 0;
   in_flight_.store(false, std::memory_order_release);
 }
 
@@ -384,8 +401,7 @@ void ThreadLog::flush_locked(bool closing) {
     write_summaries();
   }
   if (records_ && !records_->empty()) {
-    RecordContext ctx{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
-    records_->write_all(out_, ctx);
+    records_->write_all(out_, record_context());
   }
   append_losses(out_, model::identity().exec_iri, thread_iri_ + "/incomplete/" + std::to_string(flush_seq_));
   if (closing) {

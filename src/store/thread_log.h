@@ -74,8 +74,9 @@ class ThreadLog {
   void flush_now();
   // Fork child: drop the buffer and the descriptor; the parent still owns both.
   void abandon() { file_.abandon(); }
-  // Writer thread (background_writer.h): formats and writes the buffer handed off by record(),
-  // then marks it returned. Its last access to this log.
+  // Writer thread (background_writer.h): formats and writes what record() handed off (a full
+  // trace buffer, a full bank of workflow records), then marks it returned. Its last access to
+  // this log.
   void write_handed_off();
 
   // After process exit has begun, every record is flushed at once (events recorded by other
@@ -115,6 +116,10 @@ class ThreadLog {
   void write_traces(const model::Event* events, std::size_t n);
   // Opens the file and writes the header if not done yet; false if the file has failed.
   bool prepare_output();
+  // Hands the full bank of workflow records to the background writer; false if it cannot be
+  // handed off now (a hand-off still in flight, exit has begun, no memory for a second bank).
+  bool hand_off_records();
+  RecordContext record_context();
   // Waits until the buffer handed to the background writer, if any, is written.
   void wait_handed_off() const;
   void write_chunk_if_full();
@@ -144,7 +149,8 @@ class ThreadLog {
   std::unique_ptr<model::Event[]> events_;
   std::size_t event_capacity_ = 0;
   std::size_t events_used_ = 0;
-  // A full buffer handed to the background writer: owned by it while in_flight_.
+  // A full buffer handed to the background writer (and the record bank handed off with
+  // hand_off_records): owned by it while in_flight_.
   std::unique_ptr<model::Event[]> spare_;
   std::size_t spare_used_ = 0;
   std::atomic<bool> in_flight_{false};
