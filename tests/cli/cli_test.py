@@ -8,16 +8,19 @@ when stderr is not a terminal or with --quiet.
 
 The slow load is real: the input is a FIFO the test writes only after three seconds.
 """
-import argparse
 import concurrent.futures
 import os
 import pty
 import re
 import select
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import cases  # noqa: E402
 
 TOOLS = ["prov-merge", "prov-query", "prov-viz", "prov-run"]
 ARGS = None
@@ -126,18 +129,10 @@ def case_progress():
             assert "…" not in err, (name, tty, quiet, err)
 
 
-CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
-
-
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=sorted(CASES))
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--version", required=True)
-    ap.add_argument("--source", required=True)
-    ARGS = ap.parse_args()
-    CASES[ARGS.case]()
+    ARGS, case = cases.parse(globals(), ["--bin", "--version", "--source"])
+    case()
     print(f"ok: cli.{ARGS.case}")
 
 

@@ -28,6 +28,18 @@ TEST(Redact, UrlPasswords) {
   EXPECT_EQ(line({"git", "clone", "ssh://git@host/repo"}), "git clone ssh://git@host/repo");
   EXPECT_EQ(line({"--src=s3://k:s@b/o"}), "--src=s3://k:***@b/o");
   EXPECT_EQ(line({"a://x:y@h b://p:q@h"}), "a://x:***@h b://p:***@h");
+  // A token as the user name of an http(s) URL; a login name elsewhere stays.
+  EXPECT_EQ(line({"git", "clone", "https://ghp_abc123@github.example/x.git"}),
+            "git clone https://***@github.example/x.git");
+  EXPECT_EQ(line({"--remote=HTTP://tok@h/"}), "--remote=HTTP://***@h/");
+  EXPECT_EQ(line({"scp", "sftp://bob@h/f"}), "scp sftp://bob@h/f");
+}
+
+TEST(Redact, UserPasswordOptions) {
+  EXPECT_EQ(line({"curl", "-u", "bob:hunter2", "https://h/"}), "curl -u bob:*** https://h/");
+  EXPECT_EQ(line({"wget", "--user=bob:pw", "x"}), "wget --user=bob:*** x");
+  EXPECT_EQ(line({"curl", "--proxy-user", "p:q"}), "curl --proxy-user p:***");
+  EXPECT_EQ(line({"sort", "-u", "in.csv"}), "sort -u in.csv");  // no colon: nothing to hide
 }
 
 TEST(Redact, WorkflowValues) {

@@ -7,7 +7,6 @@ by prov-merge, checked independently with rdflib (and rapper / rdfproc where the
 Each case raises AssertionError (exit 1) with what differed. The reference fold here is written
 from docs/format.md alone, not from prov-merge's code.
 """
-import argparse
 import decimal
 import os
 import re
@@ -20,6 +19,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, XSD
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import cases  # noqa: E402
 import raw_graph  # noqa: E402
 
 PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
@@ -460,18 +460,10 @@ def case_follow():
     assert "prov-merge: --follow needs -o FILE" in p.stderr
 
 
-CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-
-
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=sorted(CASES))
-    ap.add_argument("--merge", required=True)
-    ap.add_argument("--record", required=True)
-    ap.add_argument("--work", required=True)
-    ARGS = ap.parse_args()
-    CASES[ARGS.case]()
+    ARGS, case = cases.parse(globals(), ["--merge", "--record", "--work"])
+    case()
     print(f"prov_merge_test {ARGS.case}: ok")
 
 

@@ -7,13 +7,16 @@ documented forwarding options (standin/), each with a control run that shows for
 
 After each run, prov-query is called with no input in the run's directory: it must find the job.
 """
-import argparse
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
@@ -218,19 +221,11 @@ def case_query_report():
     assert "prov-query: unknown entity: nothing.txt" in p.stderr, p.stderr
 
 
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-
-
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=sorted(CASES))
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--h5prog", required=True)
-    ap.add_argument("--work", required=True)
-    ARGS = ap.parse_args()
+    ARGS, case = cases.parse(globals(), ["--bin", "--h5prog", "--work"])
     os.makedirs(ARGS.work, exist_ok=True)
-    CASES[ARGS.case]()
+    case()
     for d in CREATED:  # kept when the case failed, for a look
         shutil.rmtree(d, ignore_errors=True)
     print(f"ok: prov_run.{ARGS.case}")

@@ -1,7 +1,6 @@
 """Shared helpers of the security and input-robustness tests: scratch directories an unprivileged
 user can reach, running as that user, real provenance from a real program, and the independent
 RDF judges (rdflib and rapper)."""
-import argparse
 import contextlib
 import os
 import shutil
@@ -98,17 +97,3 @@ def rdf_loads(path, fmt):
     p = subprocess.run(["rapper", "-q", "-c", "-i", "turtle" if fmt == "turtle" else "ntriples", path],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
     check(p.returncode == 0, f"rapper rejects {path}: {p.stderr[:500]}")
-
-
-def parse_case(namespace, options):
-    """The arguments (CASE, then each of `options` with a value) and the function case_CASE of
-    `namespace` that runs the case."""
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    for opt in options:
-        ap.add_argument(opt, required=True)
-    args = ap.parse_args()
-    cases = {name[5:]: fn for name, fn in namespace.items() if name.startswith("case_")}
-    if args.case not in cases:
-        fail(f"unknown case {args.case} (one of {', '.join(sorted(cases))})")
-    return args, cases[args.case]

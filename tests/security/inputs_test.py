@@ -14,7 +14,9 @@ import time
 import rdflib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (as_nobody, check, copy_for_nobody, fail, parse_case, rdf_loads, record, run,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import cases  # noqa: E402
+from common import (as_nobody, check, copy_for_nobody, fail, rdf_loads, record, run,  # noqa: E402
                     scratch_dir)
 
 ARGS = None
@@ -208,7 +210,7 @@ def case_symlink_loop():
 
 def main():
     global ARGS
-    ARGS, case = parse_case(globals(), ["--merge", "--query", "--viz", "--record"])
+    ARGS, case = cases.parse(globals(), ["--merge", "--query", "--viz", "--record"])
     case()
     print(f"inputs.{ARGS.case}: ok")
 

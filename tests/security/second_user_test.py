@@ -14,7 +14,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import as_nobody, check, nobody_python, parse_case, record, run, scratch_dir, shared_dir  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import cases  # noqa: E402
+from common import as_nobody, check, nobody_python, record, run, scratch_dir, shared_dir  # noqa: E402
 
 ARGS = None
 SECRETS = ["hunter2", "hunter3", "hunter4", "hunter5", "hunter6"]
@@ -180,7 +182,7 @@ def case_secrets():
 
 def main():
     global ARGS
-    ARGS, case = parse_case(globals(), ["--preload", "--merge", "--query", "--viz", "--record", "--pythonpath"])
+    ARGS, case = cases.parse(globals(), ["--preload", "--merge", "--query", "--viz", "--record", "--pythonpath"])
     check(os.geteuid() == 0, "the second-user tests run as root (they switch to nobody themselves)")
     case()
     print(f"security.{ARGS.case}: ok")

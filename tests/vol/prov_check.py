@@ -7,7 +7,9 @@ provio's own tools). Each subcommand exits 0 when its assertions hold, 1 with a 
   prov_check.py ops DIR FILE                      exact records of `vol_sample ops FILE`
   prov_check.py wrote DIR IRI BYTES               H5Dwrite of IRI moved exactly BYTES
   prov_check.py has DIR API [API…]                each API appears (and every file parses)
+  prov_check.py times DIR BEFORE_NS AFTER_NS      every recorded call started and ended inside the run
 """
+import datetime
 import glob
 import os
 import sys
@@ -202,8 +204,31 @@ def cmd_has(d, *apis):
             fail("no %s activity in %s" % (api, d))
 
 
+def cmd_times(d, before_ns, after_ns):
+    """The connector times a call with the monotonic clock and derives its wall-clock start from
+    an offset it re-reads every millisecond: every start and end must fall inside the run (1 ms
+    of slack for the microsecond rounding of the program's start time)."""
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    lo = epoch + datetime.timedelta(microseconds=int(before_ns) // 1000 - 1000)
+    hi = epoch + datetime.timedelta(microseconds=int(after_ns) // 1000 + 1000)
+    n = 0
+    for f, g in load(d):
+        for node, start in g.subject_objects(PROV.startedAtTime):
+            if g.value(node, PIO.api) is None and g.value(None, PIO.partial, node) is None:
+                continue  # agents (the program's own start) are not calls
+            end = g.value(node, PROV.endedAtTime)
+            s, e = start.toPython(), end.toPython() if end is not None else None
+            if not (lo <= s <= hi) or e is None or not (s <= e <= hi):
+                fail("%s: %s ran %s .. %s, outside the run %s .. %s" % (f, node, s, e, lo, hi))
+            n += 1
+    if n == 0:
+        fail("no timed call in " + d)
+    print("times: %d timed activities inside the run" % n)
+
+
 def main(argv):
-    cmds = {"mpi": cmd_mpi, "repack": cmd_repack, "ops": cmd_ops, "wrote": cmd_wrote, "has": cmd_has}
+    cmds = {"mpi": cmd_mpi, "repack": cmd_repack, "ops": cmd_ops, "wrote": cmd_wrote, "has": cmd_has,
+            "times": cmd_times}
     if len(argv) < 3 or argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         return 1

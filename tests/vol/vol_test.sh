@@ -6,7 +6,8 @@
 #   vol_test.sh mpi        MPIEXEC PROGRAM PYTHON H5BIN [LEVEL]   4-rank collective write/read
 #   vol_test.sh repack     H5BIN SAMPLE PYTHON              h5repack native vs connector
 #   vol_test.sh dump       H5BIN SAMPLE                     h5dump/h5ls output identical
-#   vol_test.sh ops        SAMPLE PYTHON [LEVEL]            exact records of the hand-written callbacks
+#   vol_test.sh ops        SAMPLE PYTHON [LEVEL]            exact records of the hand-written callbacks,
+#                                                           timed inside the run
 #   vol_test.sh errors     SAMPLE                           error stacks and return values
 #   vol_test.sh badinfo    SAMPLE                           malformed info strings: HDF5 errors, no crash
 #   vol_test.sh noclose    SAMPLE PYTHON                    a program that never closes its file
@@ -153,8 +154,12 @@ cmd_dump() {
 cmd_ops() {
   local sample=$1 python=$2 level=${3:-summary}
   "$sample" ops native.h5 || fail "vol_sample ops failed natively"
+  local before after
+  before=$(date +%s%N)
   PROVIO_LEVEL=$level under ops "$sample" ops mine.h5 || fail "vol_sample ops failed under the connector"
+  after=$(date +%s%N)
   "$python" "$here/prov_check.py" ops ops-prov mine.h5
+  "$python" "$here/prov_check.py" times ops-prov "$before" "$after"
 }
 
 cmd_errors() {

@@ -1,0 +1,141 @@
+// The forwarding shapes every routine callback is made of (STYLE.md §1), each written once as a
+// template over the under function: Fwd (forward, then a hook after success), Open (forward a
+// create/open, wrap the new object, hook) and Close (forward a close or request free, hook,
+// release the wrapper). Two argument layouts cover the under functions: the connector id right
+// after the object, or after loc_params.
+// Hard rule: a callback returns the under connector's result unchanged; only the under call is
+// timed, and hooks run only after a success and only when tracing is on.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstddef>
+#include <type_traits>
+
+#include "model/clock.h"
+#include "store/recorder.h"
+#include "vol/naming.h"
+#include "vol/object.h"
+#include "vol/record.h"
+
+namespace provio::vol {
+
+// Every callback body runs inside one: HDF5's POSIX calls meanwhile are nested (preload shim),
+// and `on` is the run-time tracing switch, read once per callback.
+struct Scope {
+  store::Hdf5Scope nested;
+  bool on = store::enabled();
+};
+
+// Runs `f`, timing it into `t` when `on` (monotonic duration, wall-clock start: record.h).
+template <typename F>
+auto timed(bool on, Timing& t, F&& f) {
+  if (!on) return f();
+  const std::uint64_t start = model::clock::mono_ns();
+  auto r = f();
+  t.elapsed = model::clock::mono_ns() - start;
+  t.start = wall_at(start);
+  return r;
+}
+
+template <auto Hook>
+constexpr bool kHooked = !std::is_same_v<decltype(Hook), std::nullptr_t>;
+
+// The body every forward shares: `call(under object, under id)` runs the under function (timed
+// only when a hook will record it), `hook(o, timing)` runs after a success when tracing.
+template <typename R, bool Hooked, typename Call, typename Hook>
+R forward(void* obj, void** req, Call&& call, Hook&& hook) {
+  Scope s;
+  Obj* o = as_obj(obj);
+  const hid_t id = o->under_id;  // a refresh may replace `o` under us
+  Timing t;
+  R r = timed(Hooked && s.on, t, [&] { return call(o->under, id); });
+  wrap_request(req, id);
+  if (Hooked && s.on && r >= 0) hook(o, t);
+  return r;
+}
+
+// Shape 1: forward, then (when tracing) a hook after success.
+template <auto F, auto Hook = nullptr>
+struct Fwd;
+
+template <typename R, typename... A, R (*F)(void*, hid_t, A...), auto Hook>
+struct Fwd<F, Hook> {
+  static R call(void* obj, A... a) {
+    return forward<R, kHooked<Hook>>(
+        obj, request_arg(a...), [&](void* under, hid_t id) { return F(under, id, a...); },
+        [&](Obj* o, const Timing& t) {
+          if constexpr (kHooked<Hook>) Hook(o, t, a...);
+        });
+  }
+};
+
+template <typename R, typename... A, R (*F)(void*, const H5VL_loc_params_t*, hid_t, A...), auto Hook>
+struct Fwd<F, Hook> {
+  static R call(void* obj, const H5VL_loc_params_t* loc, A... a) {
+    return forward<R, kHooked<Hook>>(
+        obj, request_arg(a...), [&](void* under, hid_t id) { return F(under, loc, id, a...); },
+        [&](Obj* o, const Timing& t) {
+          if constexpr (kHooked<Hook>) Hook(o, t, loc, a...);
+        });
+  }
+};
+
+// Token string conversions carry the object's type before the connector id.
+template <typename R, typename... A, R (*F)(void*, H5I_type_t, hid_t, A...)>
+struct Fwd<F, nullptr> {
+  static R call(void* obj, H5I_type_t type, A... a) {
+    Scope s;
+    Obj* o = as_obj(obj);
+    return F(o->under, type, o->under_id, a...);
+  }
+};
+
+// Shape 2: forward a create/open, wrap the new object, then the hook type names and records it.
+// Every such under function takes the new object's name right after the connector id.
+template <auto F, H5I_type_t Type, typename Hook>
+struct Open;
+
+template <typename... A, void* (*F)(void*, const H5VL_loc_params_t*, hid_t, const char*, A...),
+          H5I_type_t Type, typename Hook>
+struct Open<F, Type, Hook> {
+  static void* call(void* obj, const H5VL_loc_params_t* loc, const char* name, A... a) {
+    Scope s;
+    Obj* p = as_obj(obj);
+    const hid_t id = p->under_id;
+    Timing t;
+    void* under = timed(s.on, t, [&] { return F(p->under, loc, id, name, a...); });
+    Obj* o = under ? new_child(under, id, p, Type) : nullptr;
+    wrap_request(request_arg(a...), id);
+    if (o && s.on) Hook::record(p, o, t, loc, name, a...);
+    return o;
+  }
+};
+
+// Shape 3: forward a close (or a request free); on success record, then release the wrapper.
+template <auto F, auto Hook = nullptr>
+struct Close;
+
+template <typename... A, herr_t (*F)(void*, hid_t, A...), auto Hook>
+struct Close<F, Hook> {
+  static herr_t call(void* obj, A... a) {
+    Scope s;
+    Obj* o = as_obj(obj);
+    const hid_t id = o->under_id;
+    constexpr bool hooked = kHooked<Hook>;
+    // Name the object while the under connector can still tell us its name.
+    if (hooked && s.on) entity_of(o);
+    Timing t;
+    herr_t r = timed(s.on && hooked, t, [&] { return F(o->under, id, a...); });
+    wrap_request(request_arg(a...), id);
+    if (r >= 0) {
+      if constexpr (hooked) {
+        if (s.on) Hook(o, t);
+      }
+      free_obj(o);
+    }
+    return r;
+  }
+};
+
+}  // namespace provio::vol

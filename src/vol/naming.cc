@@ -1,0 +1,149 @@
+// Naming HDF5 objects as provenance entities (see naming.h).
+#include "vol/naming.h"
+
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+
+#include "model/errno_saver.h"
+#include "vol/error_stack.h"
+#include "vol/path.h"
+
+namespace provio::vol {
+
+using model::EntityId;
+using model::kNoEntity;
+
+namespace {
+
+// A stable name for an object that has no path (anonymous datasets, groups, datatypes): its
+// token, which for the native connector is its address in the file. It starts with "//", which
+// no normalised path does (join_path collapses empty components), so it can never collide with
+// a named object.
+std::string token_name(Obj* o) {
+  H5VL_object_get_args_t args{};
+  H5O_info2_t info{};
+  args.op_type = H5VL_OBJECT_GET_INFO;
+  args.args.get_info.fields = H5O_INFO_BASIC;
+  args.args.get_info.oinfo = &info;
+  H5VL_loc_params_t loc{};
+  loc.type = H5VL_OBJECT_BY_SELF;
+  loc.obj_type = o->type;
+  if (H5VLobject_get(o->under, &loc, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return {};
+  static const char hex[] = "0123456789abcdef";
+  std::string s = "//anonymous/";
+  const auto* b = reinterpret_cast<const unsigned char*>(&info.token);
+  std::size_t n = sizeof(info.token);
+  while (n > 1 && b[n - 1] == 0) --n;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += hex[b[i] >> 4];
+    s += hex[b[i] & 15];
+  }
+  return s;
+}
+
+}  // namespace
+
+// Interned through a small cache of absolute names so that the common case is one lookup and no
+// path canonicalisation. A relative name means another file after chdir, so it is resolved each
+// time.
+EntityId file_named_below(Obj* o) {
+  if (o->type == H5I_BADID) return kNoEntity;
+  QuietLookup quiet;
+  char stack_buf[512];
+  std::string heap_buf;
+  char* buf = stack_buf;
+  std::size_t len = 0;
+  H5VL_file_get_args_t args{};
+  args.op_type = H5VL_FILE_GET_NAME;
+  args.args.get_name.type = o->type;
+  args.args.get_name.buf_size = sizeof stack_buf;
+  args.args.get_name.buf = buf;
+  args.args.get_name.file_name_len = &len;
+  if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return kNoEntity;
+  if (len >= sizeof stack_buf) {
+    heap_buf.assign(len + 1, '\0');
+    args.args.get_name.buf_size = heap_buf.size();
+    args.args.get_name.buf = buf = heap_buf.data();
+    if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return kNoEntity;
+  }
+  std::string_view name(buf, len);
+  if (name.empty() || name.front() != '/') {
+    model::ErrnoSaver errno_saver;
+    return model::file_entity(name);
+  }
+  static std::mutex mutex;
+  static auto* cache = new std::unordered_map<std::string, EntityId>;  // open name -> file; never freed
+  static auto* probe = new std::string;  // the key looked up, reused: no allocation per lookup
+  std::lock_guard<std::mutex> lock(mutex);
+  probe->assign(name);
+  auto found = cache->find(*probe);
+  if (found != cache->end()) return found->second;
+  model::ErrnoSaver errno_saver;
+  EntityId f = model::file_entity(name);
+  if (cache->size() < 4096) cache->emplace(*probe, f);
+  return f;
+}
+
+const std::string& path_of(Obj* o) {
+  if (!o->path.empty() || o->type == H5I_BADID) return o->path;
+  if (o->type == H5I_FILE) {
+    o->path = "/";
+    return o->path;
+  }
+  QuietLookup quiet;
+  H5VL_object_get_args_t args{};
+  std::size_t len = 0;
+  args.op_type = H5VL_OBJECT_GET_NAME;
+  args.args.get_name.buf_size = 0;
+  args.args.get_name.buf = nullptr;
+  args.args.get_name.name_len = &len;
+  H5VL_loc_params_t loc{};
+  loc.type = H5VL_OBJECT_BY_SELF;
+  loc.obj_type = o->type;
+  if (H5VLobject_get(o->under, &loc, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0 && len > 0) {
+    std::string name(len + 1, '\0');
+    args.args.get_name.buf_size = name.size();
+    args.args.get_name.buf = name.data();
+    if (H5VLobject_get(o->under, &loc, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0) {
+      name.resize(len);
+      o->path = join_path("/", name);
+    }
+  }
+  if (o->path.empty()) o->path = token_name(o);
+  return o->path;
+}
+
+EntityId entity_of(Obj* o) {
+  if (o->entity != kNoEntity) return o->entity;
+  EntityId f = file_of(o);
+  if (f == kNoEntity) return kNoEntity;
+  if (o->type == H5I_FILE) return o->entity = f;
+  if (o->type == H5I_ATTR || o->type == H5I_BADID) return kNoEntity;
+  const std::string& p = path_of(o);
+  if (p.empty()) return kNoEntity;
+  return o->entity = model::object_entity(f, p, class_of(o->type));
+}
+
+std::string target_path(Obj* parent, const H5VL_loc_params_t* loc, const char* name) {
+  if (!name || !loc) return {};
+  const std::string& base = path_of(parent);
+  if (base.empty() && name[0] != '/') return {};
+  if (loc->type == H5VL_OBJECT_BY_SELF) return join_path(base, name);
+  if (loc->type == H5VL_OBJECT_BY_NAME && loc->loc_data.loc_by_name.name) {
+    return join_path(join_path(base, loc->loc_data.loc_by_name.name), name);
+  }
+  return {};
+}
+
+EntityId located(Obj* parent, const H5VL_loc_params_t* loc, model::EntityClass cls) {
+  if (!parent || !loc) return kNoEntity;
+  if (loc->type == H5VL_OBJECT_BY_SELF) return entity_of(parent);
+  if (loc->type != H5VL_OBJECT_BY_NAME || !loc->loc_data.loc_by_name.name) return kNoEntity;
+  EntityId f = file_of(parent);
+  const std::string& base = path_of(parent);
+  if (f == kNoEntity || base.empty()) return kNoEntity;
+  return model::object_entity(f, join_path(base, loc->loc_data.loc_by_name.name), cls);
+}
+
+}  // namespace provio::vol

@@ -1,0 +1,163 @@
+// From a forwarded call to an event (see record.h).
+#include "vol/record.h"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "model/clock.h"
+#include "model/identity.h"
+#include "vol/error_stack.h"
+#include "vol/naming.h"
+
+namespace provio::vol {
+
+using model::EntityId;
+using model::kNoEntity;
+
+void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char* name, model::Op op,
+                  model::ApiId api, const Timing& t) {
+  // An object created under a plain name (no '/') in its parent is in its parent's file: no need
+  // to ask. Any other name may lead through an external link (or a mount point) into another
+  // file: then the file is the one the under connector names, and the path is asked from it
+  // lazily.
+  bool in_parent =
+      op == model::Op::kCreate && name && !std::strchr(name, '/') && loc && loc->type == H5VL_OBJECT_BY_SELF;
+  EntityId parent_file = file_of(parent);
+  EntityId f = in_parent ? parent_file : file_named_below(o);
+  if (f != kNoEntity && f != parent_file) {
+    o->file = f;
+    o->path.clear();
+  } else {
+    o->file = parent_file;
+    o->path = target_path(parent, loc, name);
+  }
+  if (!tracks(class_of(o->type))) return;
+  emit(op, api, entity_of(o), t);
+}
+
+std::uint64_t wall_at(std::uint64_t mono) {
+  constexpr std::int64_t kResampleNs = 1000000;
+  static std::atomic<std::uint64_t> sampled{0};  // monotonic time of the last sample
+  static std::atomic<std::int64_t> offset{0};    // wall − monotonic then
+  std::uint64_t at = sampled.load(std::memory_order_relaxed);
+  std::int64_t age = static_cast<std::int64_t>(mono - at);
+  if (at != 0 && age >= 0 && age <= kResampleNs) {
+    return mono + static_cast<std::uint64_t>(offset.load(std::memory_order_relaxed));
+  }
+  std::uint64_t wall = model::clock::wall_ns();
+  std::uint64_t now = model::clock::mono_ns();
+  std::int64_t off = static_cast<std::int64_t>(wall - now);
+  offset.store(off, std::memory_order_relaxed);
+  sampled.store(now, std::memory_order_relaxed);
+  return mono + static_cast<std::uint64_t>(off);
+}
+
+void refine_rank() {
+  static std::atomic<bool> done{false};
+  if (done.load(std::memory_order_relaxed)) return;
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) return;
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // Read the identity first (free once read): an earlier core's set_mpi_rank() deadlocked when
+  // it was the first reader.
+  model::identity();
+  model::set_mpi_rank(rank, size);
+  done.store(true, std::memory_order_relaxed);
+}
+
+std::uint8_t transfer_flags(const Obj* o, hid_t dxpl) {
+  if (!o->mpio) return model::kFlagNone;
+  H5FD_mpio_xfer_t mode = H5FD_MPIO_INDEPENDENT;
+  if (H5Pget_dxpl_mpio(dxpl, &mode) < 0) return model::kFlagNone;
+  return mode == H5FD_MPIO_COLLECTIVE ? model::kFlagCollective : model::kFlagIndependent;
+}
+
+namespace {
+
+bool real_space(hid_t s) {
+  return s != H5S_ALL && s != H5S_BLOCK && s != H5S_PLIST && s > 0;
+}
+
+}  // namespace
+
+// HDF5's predefined native types are immutable, so their sizes are the C types' and need no
+// H5Tget_size (an API call and an id lookup on every transfer). Their ids are read each time:
+// they change if the library is closed and opened again.
+std::size_t type_size(hid_t type) {
+  struct Native {
+    const hid_t* id;
+    std::size_t size;
+  };
+  static const Native natives[] = {
+      {&H5T_NATIVE_INT_g, sizeof(int)},
+      {&H5T_NATIVE_DOUBLE_g, sizeof(double)},
+      {&H5T_NATIVE_FLOAT_g, sizeof(float)},
+      {&H5T_NATIVE_LLONG_g, sizeof(long long)},
+      {&H5T_NATIVE_LONG_g, sizeof(long)},
+      {&H5T_NATIVE_UINT_g, sizeof(unsigned)},
+      {&H5T_NATIVE_ULLONG_g, sizeof(unsigned long long)},
+      {&H5T_NATIVE_ULONG_g, sizeof(unsigned long)},
+      {&H5T_NATIVE_SHORT_g, sizeof(short)},
+      {&H5T_NATIVE_USHORT_g, sizeof(unsigned short)},
+      {&H5T_NATIVE_SCHAR_g, sizeof(signed char)},
+      {&H5T_NATIVE_UCHAR_g, sizeof(unsigned char)},
+  };
+  if (type > 0) {
+    for (const Native& n : natives) {
+      if (*n.id == type) return n.size;
+    }
+  }
+  return H5Tget_size(type);
+}
+
+std::int64_t extent_points(hid_t space) {
+  hssize_t n = H5Sget_simple_extent_npoints(space);
+  return n < 0 ? -1 : static_cast<std::int64_t>(n);
+}
+
+std::int64_t points_of(Obj* o) {
+  if (o->points >= 0) return o->points;
+  QuietLookup quiet;
+  hid_t space = H5I_INVALID_HID;
+  if (o->type == H5I_DATASET) {
+    H5VL_dataset_get_args_t args{};
+    args.op_type = H5VL_DATASET_GET_SPACE;
+    args.args.get_space.space_id = H5I_INVALID_HID;
+    if (H5VLdataset_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0) {
+      space = args.args.get_space.space_id;
+    }
+  } else if (o->type == H5I_ATTR) {
+    H5VL_attr_get_args_t args{};
+    args.op_type = H5VL_ATTR_GET_SPACE;
+    args.args.get_space.space_id = H5I_INVALID_HID;
+    if (H5VLattr_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0) {
+      space = args.args.get_space.space_id;
+    }
+  }
+  if (space < 0) return -1;
+  o->points = extent_points(space);
+  H5Sclose(space);
+  return o->points;
+}
+
+std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid_t file_space) {
+  hssize_t n = -1;
+  if (real_space(mem_space)) {
+    n = H5Sget_select_npoints(mem_space);
+  } else if (real_space(file_space)) {
+    n = H5Sget_select_npoints(file_space);
+  } else {
+    n = points_of(o);
+  }
+  std::size_t size = type_size(mem_type);
+  if (n <= 0 || size == 0) return 0;
+  return static_cast<std::uint64_t>(n) * size;
+}
+
+}  // namespace provio::vol

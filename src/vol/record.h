@@ -1,0 +1,63 @@
+// Turning a forwarded HDF5 call into one provenance event for the core: its timing, the entity,
+// the bytes a transfer moved, the MPI-IO mode, and the rank once MPI is up. Hard rule: nothing
+// here runs unless tracing is on and the forward succeeded; HDF5 calls made to learn sizes keep
+// the caller's error stack.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+
+#include "model/config.h"
+#include "model/entities.h"
+#include "store/recorder.h"
+#include "vol/object.h"
+
+namespace provio::vol {
+
+// Start and duration of the underlying call only.
+struct Timing {
+  std::uint64_t start = 0;
+  std::uint64_t elapsed = 0;
+};
+
+// The wall-clock time (ns since the epoch) at monotonic time `mono`: `mono` plus the
+// wall − monotonic offset, re-read when more than a millisecond old. A call is then timed with
+// two clock reads instead of three; a clock step shows within 1 ms, and NTP slewing moves the
+// offset by less than a microsecond in that time.
+std::uint64_t wall_at(std::uint64_t mono);
+
+inline bool tracks(model::EntityClass c) {
+  return model::config().tracks(c);
+}
+
+// Records `op` on `e` (nothing when `e` could not be named).
+inline void emit(model::Op op, model::ApiId api, model::EntityId e, const Timing& t, std::uint64_t bytes = 0,
+                 std::uint8_t flags = model::kFlagNone, model::EntityId other = model::kNoEntity) {
+  if (e == model::kNoEntity) return;
+  store::record({op, flags, api, e, other, bytes, model::kNoOffset, t.start, t.elapsed});
+}
+
+// Names the new child wrapper `o` of `parent` (created or opened as (loc, name)) and records it.
+void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char* name, model::Op op,
+                  model::ApiId api, const Timing& t);
+
+// MPI rank from MPI itself once it is up (the launcher environment is the fallback).
+void refine_rank();
+
+// Collective or independent, for a transfer on a file opened with the MPI-IO driver.
+std::uint8_t transfer_flags(const Obj* o, hid_t dxpl);
+
+// Elements in the extent of `space`, -1 when unknown.
+std::int64_t extent_points(hid_t space);
+
+// Elements in the dataset's (or attribute's) whole extent, cached on the wrapper.
+std::int64_t points_of(Obj* o);
+
+// The size of memory type `type` in bytes (0 when HDF5 cannot say).
+std::size_t type_size(hid_t type);
+
+// Bytes one dataset transfer moves: selected elements × memory type size.
+std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid_t file_space);
+
+}  // namespace provio::vol
