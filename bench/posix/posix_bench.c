@@ -1,7 +1,7 @@
 /* Nanoseconds per call of a few hot POSIX calls, for bench/posix/run to compare natively and under
  * libprovio_posix.so. Prints "<op> <ns per call>" lines. Time is the thread's CPU time
  * (CLOCK_THREAD_CPUTIME_ID, user + kernel, ns-precise): on a shared machine, wall time mostly
- * measures who else was running. fopen_fwrite_fclose writes a new version of its file each time.
+ * measures who else was running.
  *   posix_bench <dir> <iterations> */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -57,13 +57,6 @@ int main(int argc, char** argv) {
     if (stat(rpath, &st) != 0) return 3;
   }
   printf("stat %.1f\n", (now_ns() - t) / m);
-
-  t = now_ns();
-  for (long i = 0; i < m; ++i) {
-    FILE* f = fopen(path, "w");
-    if (!f || fwrite("x", 1, 1, f) != 1 || fclose(f) != 0) return 3;
-  }
-  printf("fopen_fwrite_fclose %.1f\n", (now_ns() - t) / m);
   unlink(path);
   unlink(rpath);
   return 0;
