@@ -8,9 +8,6 @@
 namespace provio::posix {
 namespace {
 
-// Zero-initialised .bss (256 KiB of address space, touched only where descriptors are used).
-std::atomic<std::uint32_t> g_direct[FdTable::kDirect];
-
 struct Overflow {
   std::mutex mutex;
   std::unordered_map<int, std::uint32_t> map;  // guarded by mutex
@@ -26,21 +23,18 @@ Overflow& overflow() {
 
 }  // namespace
 
-std::uint32_t FdTable::get(int fd) const {
+std::atomic<std::uint32_t> FdTable::direct_[FdTable::kDirect];
+
+std::uint32_t FdTable::get_overflow(int fd) const {
   if (fd < 0) return kIgnored;
-  if (fd < kDirect) return g_direct[fd].load(std::memory_order_relaxed);
   Overflow& o = overflow();
   std::lock_guard<std::mutex> lock(o.mutex);
   auto it = o.map.find(fd);
   return it == o.map.end() ? kUnknown : it->second;
 }
 
-void FdTable::set(int fd, std::uint32_t value) {
+void FdTable::set_overflow(int fd, std::uint32_t value) {
   if (fd < 0) return;
-  if (fd < kDirect) {
-    g_direct[fd].store(value, std::memory_order_relaxed);
-    return;
-  }
   Overflow& o = overflow();
   std::lock_guard<std::mutex> lock(o.mutex);
   if (value == kUnknown)
@@ -51,7 +45,7 @@ void FdTable::set(int fd, std::uint32_t value) {
 
 void FdTable::clear_range(unsigned first, unsigned last) {
   for (unsigned fd = first; fd <= last && fd < static_cast<unsigned>(kDirect); ++fd) {
-    g_direct[fd].store(kUnknown, std::memory_order_relaxed);
+    direct_[fd].store(kUnknown, std::memory_order_relaxed);
   }
   if (last < static_cast<unsigned>(kDirect)) return;
   Overflow& o = overflow();
@@ -67,11 +61,6 @@ void FdTable::lock_for_fork() {
 }
 void FdTable::unlock_after_fork() {
   overflow().mutex.unlock();
-}
-
-FdTable& fd_table() {
-  static FdTable t;
-  return t;
 }
 
 }  // namespace provio::posix

@@ -12,6 +12,7 @@
 // with an empty table: inherited descriptors are resolved again on first use.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "model/event.h"
@@ -43,8 +44,17 @@ class FdTable {
  public:
   static constexpr int kDirect = 1 << 16;
 
-  std::uint32_t get(int fd) const;
-  void set(int fd, std::uint32_t value);
+  // Inline: every recorded transfer reads its descriptor's slot.
+  std::uint32_t get(int fd) const {
+    if (fd >= 0 && fd < kDirect) return direct_[fd].load(std::memory_order_relaxed);
+    return get_overflow(fd);
+  }
+  void set(int fd, std::uint32_t value) {
+    if (fd >= 0 && fd < kDirect)
+      direct_[fd].store(value, std::memory_order_relaxed);
+    else
+      set_overflow(fd, value);
+  }
   void clear(int fd) { set(fd, kUnknown); }
   // close_range / closefrom: forget [first, last].
   void clear_range(unsigned first, unsigned last);
@@ -52,8 +62,17 @@ class FdTable {
   // pthread_atfork handlers for the overflow lock.
   static void lock_for_fork();
   static void unlock_after_fork();
+
+ private:
+  std::uint32_t get_overflow(int fd) const;
+  void set_overflow(int fd, std::uint32_t value);
+  // Zero-initialised .bss (256 KiB of address space, touched only where descriptors are used).
+  static std::atomic<std::uint32_t> direct_[kDirect];
 };
 
-FdTable& fd_table();
+inline FdTable& fd_table() {
+  static FdTable t;  // stateless (the slots are static members): no guard, no constructor
+  return t;
+}
 
 }  // namespace provio::posix

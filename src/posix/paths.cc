@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -169,8 +168,9 @@ struct NameCache {
   CacheEntry entries[kCacheSize];
 };
 
-thread_local NameCache* tls_cache = nullptr;
-thread_local bool tls_cache_gone = false;
+// initial-exec, like tls_inside: looked up at every open and stat, and the shim is loaded at start.
+thread_local NameCache* tls_cache __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local bool tls_cache_gone __attribute__((tls_model("initial-exec"))) = false;
 
 struct CacheOwner {
   ~CacheOwner() {
@@ -193,12 +193,32 @@ std::uint8_t kind_of(bool follow, EntityClass cls) {
   return static_cast<std::uint8_t>((static_cast<unsigned>(cls) << 1) | (follow ? 1u : 0u));
 }
 
+// The cache's hash of a name: eight bytes per step, inline (std::hash's out-of-line murmur costs
+// three times as much, and every open and stat pays it). Every byte counts, so names that differ
+// anywhere (step_0001/out, step_0002/out) fall in different entries.
+std::size_t name_hash(std::string_view p) {
+  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  std::uint64_t h = p.size() * kMul;
+  const char* s = p.data();
+  std::size_t n = p.size();
+  for (; n >= 8; s += 8, n -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s, 8);
+    h = (h ^ w) * kMul;
+    h ^= h >> 32;
+  }
+  std::uint64_t tail = 0;
+  std::memcpy(&tail, s, n);
+  h = (h ^ tail) * kMul;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
 // Looks `path` up; on a miss returns the entry to fill (or nullptr without a cache).
 bool cache_find(std::string_view path, std::uint8_t kind, std::uint32_t* value, CacheEntry** slot) {
   *slot = nullptr;
   NameCache* c = cache();
   if (!c) return false;
-  std::size_t h = std::hash<std::string_view>{}(path) ^ kind;
+  std::size_t h = name_hash(path) ^ kind;
   CacheEntry& e = c->entries[h & (kCacheSize - 1)];
   std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
   if (e.generation == gen && e.hash == h && e.kind == kind && e.path == path) {
@@ -323,7 +343,7 @@ std::uint32_t resolved_slot(int fd) {
 
 }  // namespace
 
-EntityId fd_entity(int fd) {
+EntityId resolve_fd_entity(int fd) {
   std::uint32_t v = resolved_slot(fd);
   if (v == kIgnored) return model::kNoEntity;
   if (!slot_used(v)) fd_table().set(fd, v | kUsed);

@@ -13,6 +13,7 @@
 
 #include "model/event.h"
 #include "model/vocabulary.h"
+#include "posix/fd_table.h"
 
 namespace provio::posix {
 
@@ -24,8 +25,14 @@ void load_exclusions();
 // The entity a descriptor names; resolves a descriptor never seen before (inherited, or opened by
 // a call the shim does not wrap) through /proc/self/fd once. kNoEntity when it is not a tracked
 // file (pipe, socket, terminal, excluded path).
-// Marks the descriptor used (data moved through it).
-model::EntityId fd_entity(int fd);
+// Marks the descriptor used (data moved through it). Inline for the common case, a descriptor
+// already used: one load of its slot.
+model::EntityId resolve_fd_entity(int fd);
+inline model::EntityId fd_entity(int fd) {
+  std::uint32_t v = fd_table().get(fd);
+  if (v == kIgnored) return model::kNoEntity;
+  return slot_used(v) ? slot_entity(v) : resolve_fd_entity(fd);
+}
 // The same, for calls that only touch a descriptor (flush, close, seek, fstat): kNoEntity unless
 // this image opened it or moved data through it.
 model::EntityId fd_entity_if_used(int fd);

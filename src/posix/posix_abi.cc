@@ -79,9 +79,9 @@ void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes, std::int64_t
           EntityId other = kNoEntity) {
   if (e == kNoEntity) return;
   // POSIX calls HDF5 makes inside a VOL callback: the connector records the HDF5 call; these
-  // stay visible but marked, and the I/O statistics skip them (docs/posix.md).
-  std::uint8_t flags = store::nested_in_hdf5() ? model::kFlagNested : model::kFlagNone;
-  store::record(model::Event{op, flags, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns});
+  // stay visible but marked (kFlagNested), and the I/O statistics skip them (docs/posix.md).
+  store::record_marking_nested(
+      model::Event{op, model::kFlagNone, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns});
 }
 
 // A transfer through a descriptor. A write makes its close end a write epoch; a read carries the

@@ -79,9 +79,7 @@ void versions_at_exit() {
 
 }  // namespace
 
-void mark_written(int fd) {
-  std::uint32_t v = fd_table().get(fd);
-  if (v == kIgnored || v == kUnknown || (v & kWritten)) return;
+void mark_first_write(int fd, std::uint32_t v) {
   fd_table().set(fd, v | kWritten);
   // Once per image; a forked child inherits the registration but not the pid, so it records no
   // exit versions (its closes still do).
@@ -106,9 +104,8 @@ model::EntityId version_read(int fd, model::EntityId file) {
   return version;
 }
 
-PendingVersion before_close(int fd) {
-  std::uint32_t v = fd_table().get(fd);
-  if (v == kIgnored || !(v & kWritten) || !slot_used(v) || tls_inside || !active()) return {};
+PendingVersion stat_before_close(int fd, std::uint32_t v) {
+  if (tls_inside || !active()) return {};
   Inside inside;
   model::ErrnoSaver saved;
   struct stat st;
@@ -116,7 +113,7 @@ PendingVersion before_close(int fd) {
   return {slot_entity(v), st.st_dev, st.st_ino};
 }
 
-model::EntityId after_close(const PendingVersion& pending) {
+model::EntityId stat_after_close(const PendingVersion& pending) {
   const model::Entity* e = model::entity(pending.file);
   if (!e) return model::kNoEntity;
   struct stat st;

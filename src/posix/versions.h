@@ -12,11 +12,18 @@
 #include <sys/types.h>
 
 #include "model/event.h"
+#include "posix/fd_table.h"
 
 namespace provio::posix {
 
-// A write or truncation through `fd`: its close will end a write epoch.
-void mark_written(int fd);
+// A write or truncation through `fd`: its close will end a write epoch. Inline for the common
+// case, a descriptor already marked: one load of its slot.
+void mark_first_write(int fd, std::uint32_t slot);
+inline void mark_written(int fd) {
+  std::uint32_t v = fd_table().get(fd);
+  if (v == kIgnored || v == kUnknown || (v & kWritten)) return;
+  mark_first_write(fd, v);
+}
 
 // A read through `fd` naming `file`: the version it reads, named from a stat at the descriptor's
 // first read and remembered for the later ones (descriptors below FdTable::kDirect; above, the
@@ -30,10 +37,18 @@ struct PendingVersion {
   dev_t dev = 0;
   ino_t ino = 0;
 };
-PendingVersion before_close(int fd);
+PendingVersion stat_before_close(int fd, std::uint32_t slot);
+inline PendingVersion before_close(int fd) {
+  std::uint32_t v = fd_table().get(fd);
+  if (v == kIgnored || !(v & kWritten) || !slot_used(v)) return {};  // most closes: inline, no stat
+  return stat_before_close(fd, v);
+}
 // After a successful close: that version, from a stat of the file's path (stdio writes its last
 // buffer inside fclose, so a stat before the close would be too early); kNoEntity if the path no
 // longer names the same file.
-model::EntityId after_close(const PendingVersion& pending);
+model::EntityId stat_after_close(const PendingVersion& pending);
+inline model::EntityId after_close(const PendingVersion& pending) {
+  return pending.file == model::kNoEntity ? model::kNoEntity : stat_after_close(pending);
+}
 
 }  // namespace provio::posix

@@ -19,8 +19,6 @@
 
 namespace provio::posix {
 
-thread_local bool tls_inside __attribute__((tls_model("initial-exec"))) = false;
-thread_local ThreadClock tls_clock __attribute__((tls_model("initial-exec"))) = {0, 0, 0, 0, 0, 0};
 std::atomic<std::uint64_t> g_tick_scale{0};
 
 namespace {
@@ -32,9 +30,6 @@ constexpr std::uint64_t kCalibrateAfterNs = 50'000'000;
 constexpr std::uint64_t kRefreshNs = 1'000'000'000;
 
 #if defined(__x86_64__)
-inline std::uint64_t counter() {
-  return __builtin_ia32_rdtsc();
-}
 
 // Whether the file's first 16 KiB contain every word (start-up only, single-threaded).
 bool file_has(const char* path, const char* const* words, std::size_t n) {
@@ -58,9 +53,6 @@ bool counter_usable() {
          file_has("/sys/devices/system/clocksource/clocksource0/current_clocksource", kSource, 1);
 }
 #else
-inline std::uint64_t counter() {
-  return 0;
-}
 bool counter_usable() {
   return false;
 }
@@ -69,14 +61,14 @@ bool counter_usable() {
 void start_clock() {
   if (!counter_usable()) return;
   g_calib_mono = model::clock::mono_ns();
-  g_calib_ticks = counter();
+  g_calib_ticks = read_counter();
   g_counter_usable = true;
 }
 
 // ns per tick << 32 from the baseline since start-up (0 if too short yet).
 std::uint64_t calibrate() {
   std::uint64_t mono = model::clock::mono_ns();
-  std::uint64_t ticks = counter();
+  std::uint64_t ticks = read_counter();
   if (mono - g_calib_mono < kCalibrateAfterNs || ticks <= g_calib_ticks) return 0;
   std::uint64_t scale = static_cast<std::uint64_t>(
       (static_cast<unsigned __int128>(mono - g_calib_mono) << 32) / (ticks - g_calib_ticks));
@@ -86,15 +78,11 @@ std::uint64_t calibrate() {
 
 }  // namespace
 
-std::uint64_t read_counter() {
-  return counter();
-}
-
 void refresh_counter_base(std::uint64_t ticks) {
   ThreadClock& c = tls_clock;
   std::uint64_t scale = calibrate();  // refined at every refresh: a longer baseline, a better scale
   if (scale == 0) scale = g_tick_scale.load(std::memory_order_relaxed);
-  std::uint64_t now = counter();
+  std::uint64_t now = read_counter();
   std::uint64_t wall = model::clock::wall_ns();
   // The base is the call's own start, so that its start time needs no extrapolation backwards.
   c.tick_base = ticks;
@@ -110,10 +98,6 @@ void refresh_mono_base(std::uint64_t mono) {
   if (g_counter_usable && g_tick_scale.load(std::memory_order_relaxed) == 0 && calibrate() == 0) {
     c.mono_refresh = mono + kCalibrateAfterNs / 5;  // look again soon
   }
-}
-
-bool active() {
-  return store::enabled();
 }
 
 void* find_next(const char* name) {

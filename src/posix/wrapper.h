@@ -21,16 +21,20 @@
 #include "model/clock.h"
 #include "model/errno_saver.h"
 #include "model/event.h"
+#include "store/recorder.h"
 
 namespace provio::posix {
 
 // True while this thread runs provio code (recording, and the I/O the core or libc does for it).
 // initial-exec TLS: the shim is loaded at start-up by LD_PRELOAD, and a guard read must not cost
-// a __tls_get_addr call.
-extern thread_local bool tls_inside __attribute__((tls_model("initial-exec")));
+// a __tls_get_addr call. Defined here (an inline variable, constant-initialised) so that no use
+// pays the check for a dynamic initialiser that an extern thread_local would.
+inline thread_local bool tls_inside __attribute__((tls_model("initial-exec"))) = false;
 
 // Whether the shim records at all (level != off and the library is initialised). Relaxed load.
-bool active();
+inline bool active() {
+  return store::enabled();
+}
 
 // Sets the "inside provio" flag for a scope.
 class Inside {
@@ -112,11 +116,17 @@ struct ThreadClock {
   std::uint64_t mono_offset;   // wall − monotonic
   std::uint64_t mono_refresh;  // monotonic ns after which to refresh
 };
-extern thread_local ThreadClock tls_clock __attribute__((tls_model("initial-exec")));
+inline thread_local ThreadClock tls_clock __attribute__((tls_model("initial-exec"))) = {0, 0, 0, 0, 0, 0};
 // ns per tick << 32; 0 while unknown or when the counter is not used.
 extern std::atomic<std::uint64_t> g_tick_scale;
 
-std::uint64_t read_counter();
+inline std::uint64_t read_counter() {
+#if defined(__x86_64__)
+  return __builtin_ia32_rdtsc();
+#else
+  return 0;  // never used: the counter is only used on x86-64 (g_tick_scale stays 0)
+#endif
+}
 void refresh_counter_base(std::uint64_t ticks);
 void refresh_mono_base(std::uint64_t mono);  // also calibrates the counter when it is time
 

@@ -4,10 +4,12 @@
 #include <atomic>
 #include <charconv>
 #include <cstring>
+#include <new>
 
 #include "model/entities.h"
 #include "model/identity.h"
 #include "model/iri.h"
+#include "store/recorder.h"
 #include "store/turtle.h"
 
 namespace provio::store {
@@ -72,37 +74,54 @@ void append_key_segment(std::string& out, std::string_view key) {
 }
 
 RecordBuffer::RecordBuffer(std::size_t capacity, std::size_t arena_bytes)
-    : records_(new Record[capacity]),
-      capacity_(capacity),
-      arena_(new char[arena_bytes]),
-      arena_bytes_(arena_bytes) {}
+    : capacity_(capacity), arena_bytes_(arena_bytes) {
+  banks_[0].records.reset(new Record[capacity]);
+  banks_[0].arena.reset(new char[arena_bytes]);
+}
 
 bool RecordBuffer::add(const Record& r) {
+  Bank& b = banks_[active_];
   std::size_t need = r.text.size() + r.text2.size();
-  if (used_ == capacity_ || arena_used_ + need > arena_bytes_) return false;
-  Record& dst = records_[used_++];
+  if (b.used == capacity_ || b.arena_used + need > arena_bytes_) return false;
+  Record& dst = b.records[b.used++];
   dst = r;
-  char* p = arena_.get() + arena_used_;
+  char* p = b.arena.get() + b.arena_used;
   if (!r.text.empty()) std::memcpy(p, r.text.data(), r.text.size());
   dst.text = std::string_view(p, r.text.size());
   p += r.text.size();
   if (!r.text2.empty()) std::memcpy(p, r.text2.data(), r.text2.size());
   dst.text2 = std::string_view(p, r.text2.size());
-  arena_used_ += need;
+  b.arena_used += need;
+  return true;
+}
+
+bool RecordBuffer::allocate(Bank& b) {
+  if (b.records) return true;
+  if (!reserve_memory(capacity_ * sizeof(Record) + arena_bytes_)) return false;
+  // Kept if one of the two fails: the reservation stays with this buffer either way.
+  b.records.reset(new (std::nothrow) Record[capacity_]);
+  b.arena.reset(new (std::nothrow) char[arena_bytes_]);
+  return b.records && b.arena;
+}
+
+bool RecordBuffer::hand_off() {
+  Bank& next = banks_[1 - active_];
+  if (next.used != 0 || !allocate(next)) return false;
+  active_ = 1 - active_;
   return true;
 }
 
 void RecordBuffer::clear() {
-  used_ = 0;
-  arena_used_ = 0;
+  banks_[active_].used = 0;
+  banks_[active_].arena_used = 0;
   overflow_ = nullptr;
 }
 
 std::size_t RecordBuffer::memory_bytes() const {
-  return capacity_ * sizeof(Record) + arena_bytes_;
+  return (banks_[1].records ? 2 : 1) * (capacity_ * sizeof(Record) + arena_bytes_);
 }
 
-void RecordBuffer::write_all(std::string& out, const RecordContext& ctx) {
+void RecordBuffer::begin_writing(const RecordContext& ctx) {
   // The program and thread IRIs as open Turtle terms ("<…" without '>'), once per flush: every
   // record IRI extends one of them, so statements are then plain copies (no re-scanning).
   x_term_.clear();
@@ -120,9 +139,24 @@ void RecordBuffer::write_all(std::string& out, const RecordContext& ctx) {
     model::append_iri_term(parent_open_, parent);
     parent_open_.pop_back();
   }
-  for (std::size_t i = 0; i < used_; ++i) write_one(out, ctx, records_[i]);
+}
+
+void RecordBuffer::write_bank(std::string& out, const RecordContext& ctx, Bank& b) {
+  for (std::size_t i = 0; i < b.used; ++i) write_one(out, ctx, b.records[i]);
+  b.used = 0;
+  b.arena_used = 0;
+}
+
+void RecordBuffer::write_all(std::string& out, const RecordContext& ctx) {
+  begin_writing(ctx);
+  write_bank(out, ctx, banks_[active_]);
   if (overflow_) write_one(out, ctx, *overflow_);
-  clear();
+  overflow_ = nullptr;
+}
+
+void RecordBuffer::write_handed_off(std::string& out, const RecordContext& ctx) {
+  begin_writing(ctx);
+  write_bank(out, ctx, banks_[1 - active_]);
 }
 
 namespace {

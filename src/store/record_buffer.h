@@ -94,24 +94,43 @@ class RecordBuffer {
   // A record too big for the arena, written by the next write_all() straight from its views.
   void set_overflow(const Record* r) { overflow_ = r; }
 
-  bool empty() const { return used_ == 0 && overflow_ == nullptr; }
-  std::size_t size() const { return used_; }
-  void clear();
+  // Makes the records added so far the handed-off bank, to be formatted by write_handed_off()
+  // on the background writer's thread, and starts an empty bank (the second one is allocated on
+  // the first hand-off, within the process's memory bound). false, and nothing changes, while the
+  // previous hand-off is not written yet or without memory for the second bank. The caller
+  // (ThreadLog) lets one formatter run at a time.
+  bool hand_off();
+  // The handed-off bank as Turtle statements appended to `out`, then empties it.
+  void write_handed_off(std::string& out, const RecordContext& ctx);
+  std::size_t handed_off() const { return banks_[1 - active_].used; }
+
+  bool empty() const { return banks_[active_].used == 0 && overflow_ == nullptr; }
+  std::size_t size() const { return banks_[active_].used; }
+  void clear();  // the records not handed off
   std::size_t memory_bytes() const;
 
-  // Formats every buffered record (and the overflow one) as Turtle statements appended to `out`,
-  // then empties the buffer. Per-thread counters (metric, model, dataset numbers) persist.
+  // Formats every buffered record not handed off (and the overflow one) as Turtle statements
+  // appended to `out`, then empties the buffer. Per-thread counters (metric, model, dataset
+  // numbers) persist and are shared by both banks.
   void write_all(std::string& out, const RecordContext& ctx);
 
  private:
+  // Records and the arena their strings are copied into.
+  struct Bank {
+    std::unique_ptr<Record[]> records;
+    std::unique_ptr<char[]> arena;
+    std::size_t used = 0;
+    std::size_t arena_used = 0;
+  };
+  bool allocate(Bank& b);
+  void begin_writing(const RecordContext& ctx);
+  void write_bank(std::string& out, const RecordContext& ctx, Bank& b);
   void write_one(std::string& out, const RecordContext& ctx, const Record& r);
 
-  std::unique_ptr<Record[]> records_;
+  Bank banks_[2];
+  unsigned active_ = 0;  // the bank add() fills
   std::size_t capacity_;
-  std::size_t used_ = 0;
-  std::unique_ptr<char[]> arena_;
   std::size_t arena_bytes_;
-  std::size_t arena_used_ = 0;
   const Record* overflow_ = nullptr;
   std::uint64_t metric_seq_ = 0, model_seq_ = 0, dataset_seq_ = 0;
   // Formatting scratch, reused: program and thread IRI terms ("<…>") and open forms ("<…"),

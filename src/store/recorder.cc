@@ -54,11 +54,15 @@ Registry& registry() {
 // the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
 [[maybe_unused]] Registry& g_registry_at_load = registry();
 
-// 0 = not yet read, else Level + 1.
-std::atomic<std::uint8_t> g_level{0};
-
-thread_local ThreadLog* tls_log = nullptr;
-thread_local bool tls_detached = false;  // this thread's log was finalised (thread exiting)
+// The calling thread's recording state in one thread-local, so that recording an event costs one
+// TLS lookup (libprovio may be loaded by dlopen, with the VOL plugin: its TLS is reached through
+// __tls_get_addr).
+struct ThreadState {
+  ThreadLog* log = nullptr;
+  unsigned hdf5_depth = 0;  // Hdf5Scope nesting
+  bool detached = false;    // this thread's log was finalised (thread exiting)
+};
+thread_local ThreadState tls;
 
 void on_process_exit();
 
@@ -68,6 +72,8 @@ struct ThreadOwner {
   ~ThreadOwner();
 };
 thread_local ThreadOwner tls_owner;
+
+using detail::g_level;
 
 model::Level level() {
   std::uint8_t l = g_level.load(std::memory_order_relaxed);
@@ -79,7 +85,7 @@ model::Level level() {
 }
 
 ThreadLog* attach_thread() {
-  if (tls_detached) return nullptr;
+  if (tls.detached) return nullptr;
   model::Level lvl = level();
   if (lvl == model::Level::kOff) return nullptr;
   const model::Config& cfg = model::config();
@@ -111,7 +117,7 @@ ThreadLog* attach_thread() {
     r.memory += log->memory_bytes();
     r.logs.push_back(log);
   }
-  tls_log = log;
+  tls.log = log;
   tls_owner.log = log;  // registers the thread-exit destructor
   return log;
 }
@@ -132,8 +138,8 @@ ThreadOwner::~ThreadOwner() {
   // The main thread's TLS dies inside exit(), before atexit handlers that may still do I/O
   // (HDF5 closing files): keep its log registered; the exit handler flushes it again.
   if (syscall(SYS_gettid) == getpid()) return;
-  tls_log = nullptr;
-  tls_detached = true;
+  tls.log = nullptr;
+  tls.detached = true;
   destroy(log);
   log = nullptr;
 }
@@ -146,7 +152,7 @@ void flush_every_log(bool closing) {
   // before the OS thread has run its thread-exit destructors, so exit handlers meet this race.
   std::lock_guard<std::mutex> lock(r.mutex);
   const std::vector<ThreadLog*>& logs = r.logs;
-  ThreadLog* own = tls_log;
+  ThreadLog* own = tls.log;
   bool closed = false;
   for (ThreadLog* log : logs) {
     // The end time goes into one file: this thread's if it has one, else the first.
@@ -160,7 +166,7 @@ void on_process_exit() {
 }
 
 void on_fork_prepare() {
-  if (tls_log) tls_log->flush_now();
+  if (tls.log) tls.log->flush_now();
   background_fork_prepare();
   registry().mutex.lock();
 }
@@ -183,14 +189,14 @@ void on_fork_child() {
   r.next_thread_index = 0;
   r.mutex.unlock();
   background_fork_child();
-  tls_log = nullptr;
+  tls.log = nullptr;
   tls_owner.log = nullptr;
   model::renew_identity_after_fork();
 }
 
 // The calling thread's log, created on its first event; nullptr when recording is off.
 inline ThreadLog* current_log() {
-  if (ThreadLog* log = tls_log) return log;
+  if (ThreadLog* log = tls.log) return log;
   if (g_level.load(std::memory_order_relaxed) == 1) return nullptr;  // off
   if (tls_flushing_outside) {  // a signal handler: this thread holds the registry
     count_loss(Loss::kSignalHandler);
@@ -220,21 +226,33 @@ void record(const Record& r) {
   if (ThreadLog* log = current_log()) log->record(r);
 }
 
-thread_local unsigned tls_hdf5_depth = 0;
-
 Hdf5Scope::Hdf5Scope() {
-  ++tls_hdf5_depth;
+  ++tls.hdf5_depth;
 }
 Hdf5Scope::~Hdf5Scope() {
-  --tls_hdf5_depth;
-}
-bool nested_in_hdf5() {
-  return tls_hdf5_depth != 0;
+  --tls.hdf5_depth;
 }
 
-bool enabled() {
+void record_marking_nested(const model::Event& ev) {
+  if (ev.entity == model::kNoEntity) return;
+  // One __tls_get_addr: GCC repeats the lookup for every use of `tls` unless its address is
+  // opaque to it.
+  ThreadState* state = &tls;
+  asm("" : "+r"(state));
+  ThreadLog* log = state->log ? state->log : current_log();
+  if (!log) return;
+  if (state->hdf5_depth == 0) return log->record(ev);
+  model::Event nested = ev;
+  nested.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagNested);
+  log->record(nested);
+}
+
+namespace detail {
+std::atomic<std::uint8_t> g_level{0};
+bool read_level_enabled() {
   return level() != model::Level::kOff;
 }
+}  // namespace detail
 
 void apply_overrides(std::vector<std::pair<std::string, std::string>> settings) {
   model::set_overrides(std::move(settings));
@@ -273,9 +291,9 @@ void reset_for_testing() {
     r.memory = 0;
     r.next_thread_index = 0;
   }
-  tls_log = nullptr;
+  tls.log = nullptr;
   tls_owner.log = nullptr;
-  tls_detached = false;
+  tls.detached = false;
   ThreadLog::set_write_through(false);
   model::reload_config();
   g_level.store(0, std::memory_order_relaxed);

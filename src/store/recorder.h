@@ -10,6 +10,7 @@
 // record() is thread-safe and lock-free: each thread writes its own log. It never changes errno.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,8 +27,16 @@ void record(const model::Event& ev);
 struct Record;
 void record(const Record& r);
 
-// Whether recording is on at all (level != off). A relaxed load: call it before timing a call.
-bool enabled();
+// Whether recording is on at all (level != off). Inline, one relaxed load: the preload shim asks
+// before timing every call, and a call into the library costs as much as the load.
+namespace detail {
+extern std::atomic<std::uint8_t> g_level;  // 0 = not read yet, else model::Level + 1
+bool read_level_enabled();
+}  // namespace detail
+inline bool enabled() {
+  std::uint8_t l = detail::g_level.load(std::memory_order_relaxed);
+  return l == 0 ? detail::read_level_enabled() : l != static_cast<std::uint8_t>(model::Level::kOff) + 1;
+}
 
 // Applies settings a layer received through its own channel (the VOL connector's info string),
 // over the environment: see model::set_overrides. Threads that already record keep their level
@@ -47,8 +56,9 @@ void flush_all();
 void flush_at_process_end();
 
 // Marks the calling thread as running inside an HDF5 VOL callback (the connector holds one for
-// the duration of each callback). The preload shim asks nested_in_hdf5() so that the POSIX calls
-// HDF5 makes meanwhile are tagged kFlagNested and not counted twice (docs/format.md).
+// the duration of each callback). The preload shim records through record_marking_nested() so
+// that the POSIX calls HDF5 makes meanwhile are tagged kFlagNested and not counted twice
+// (docs/format.md).
 class Hdf5Scope {
  public:
   Hdf5Scope();
@@ -56,7 +66,9 @@ class Hdf5Scope {
   Hdf5Scope(const Hdf5Scope&) = delete;
   Hdf5Scope& operator=(const Hdf5Scope&) = delete;
 };
-bool nested_in_hdf5();
+// record(), with kFlagNested added when the calling thread is inside an HDF5 VOL callback: the
+// preload shim's entry point, one call and one thread-local lookup for both.
+void record_marking_nested(const model::Event& ev);
 
 // Statistics for tests and benchmarks.
 struct Stats {

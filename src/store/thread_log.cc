@@ -43,6 +43,11 @@ std::size_t round_up_pow2(std::size_t n) {
   return p;
 }
 
+inline bool has_key(const SummarySlot* s, const model::Event& ev) {
+  return s && s->entity == ev.entity && s->other == ev.other && s->api == ev.api && s->op == ev.op &&
+         s->flags == ev.flags;
+}
+
 inline std::size_t slot_hash(const model::Event& ev) {
   std::uint64_t k = (std::uint64_t{ev.entity} << 32) ^ ev.other;
   k ^= (std::uint64_t{ev.api} << 16 | std::uint64_t{static_cast<std::uint8_t>(ev.op)} << 8 | ev.flags) *
@@ -63,17 +68,18 @@ std::string_view short_term(std::string_view provio_term) {
 // turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
 using MeasureText = char[224];
 
-// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" in `buf`: built in one
-// stack buffer and appended once, since this runs for every traced call.
-std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
-                                 std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
-                                 std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
-  char* p = buf;
+// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" written at `p`, which has
+// room for sizeof(MeasureText) bytes; returns the end. Built in stack memory and appended once,
+// since this runs for every traced call.
+char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
+                   std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
+                   std::int64_t offset = model::kNoOffset) {
+  char* const limit = p + sizeof(MeasureText);
   auto put = [&](std::string_view s) {
     std::memcpy(p, s.data(), s.size());
     p += s.size();
   };
-  auto num = [&](auto v) { p = std::to_chars(p, buf + sizeof buf, v).ptr; };
+  auto num = [&](auto v) { p = std::to_chars(p, limit, v).ptr; };
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
   if (offset != model::kNoOffset) {
     put(":offset ");
@@ -94,7 +100,19 @@ std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uin
   num(start_us - run_start_us);
   put(" ; :span ");
   num(static_cast<std::int64_t>(end_ns / 1000) - start_us);
-  return std::string_view(buf, static_cast<std::size_t>(p - buf));
+  return p;
+}
+
+std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
+                                 std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
+                                 std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
+  char* end = put_measures(buf, count, bytes, elapsed_ns, start_ns, end_ns, run_start_us, offset);
+  return std::string_view(buf, static_cast<std::size_t>(end - buf));
+}
+
+char* put_text(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
 }
 
 }  // namespace
@@ -128,9 +146,7 @@ std::size_t ThreadLog::memory_bytes() const {
          2 * event_capacity_ * sizeof(model::Event) + kWriteChunk;
 }
 
-bool ThreadLog::claim_as_owner() {
-  std::uint8_t expected = kIdle;
-  if (state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire)) return true;
+bool ThreadLog::claim_contended(std::uint8_t expected) {
   // A signal handler interrupted this thread inside provio: inside record() (the owner holds the
   // log), or while flushing logs from outside. Waiting would wait for ourselves: drop and count.
   if (expected == kOwner || tls_flushing_outside) {
@@ -157,10 +173,6 @@ std::uint64_t ThreadLog::pending_events() const {
   return n;
 }
 
-void ThreadLog::release() {
-  state_.store(kIdle, std::memory_order_release);
-}
-
 void ThreadLog::record(const model::Event& ev) {
   if (!claim_as_owner()) return;
   ++recorded_;
@@ -179,6 +191,7 @@ void ThreadLog::record(const model::Event& ev) {
         in_flight_.store(false, std::memory_order_relaxed);
         events_.swap(spare_);
         events_used_ = spare_used_;
+        spare_used_ = 0;
       }
     }
     flush = events_used_ == event_capacity_;
@@ -203,7 +216,7 @@ void ThreadLog::record(const Record& r) {
   if (!records_) records_ = std::make_unique<RecordBuffer>(kRecordCapacity, kRecordArenaBytes);
   ++recorded_;
   if (!records_->add(r)) {
-    flush_locked();
+    if (!hand_off_records()) flush_locked();
     if (!records_->add(r)) {  // larger than the whole arena: write it straight from the caller
       records_->set_overflow(&r);
       flush_locked();
@@ -244,6 +257,7 @@ bool ThreadLog::grow_summary() {
   fine_limit_ = m - m / 4;
   slots_limit_ = m - m / 8;
   slots_used_ = dirty_used_ = 0;
+  recent_[0] = recent_[1] = nullptr;
   for (std::size_t i = 0; i < n; ++i) {
     const SummarySlot& old = slots[i];
     if (!old.used) continue;
@@ -256,9 +270,17 @@ bool ThreadLog::grow_summary() {
 }
 
 bool ThreadLog::add_summary(const model::Event& ev) {
+  if (has_key(recent_[0], ev)) return add_to_slot(*recent_[0], ev);
+  if (has_key(recent_[1], ev)) {
+    std::swap(recent_[0], recent_[1]);
+    return add_to_slot(*recent_[0], ev);
+  }
   SummarySlot* s = find_or_add(ev, fine_limit_);
   if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
-  if (!s) {
+  if (s) {  // a coarse slot (below) never has an event's own key: not kept
+    recent_[1] = recent_[0];
+    recent_[0] = s;
+  } else {
     // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
     // activity per (API, operation, file), so the table keeps room while the program meets ever
     // more objects. Counts and bytes stay exact; which objects is what is lost.
@@ -270,17 +292,21 @@ bool ThreadLog::add_summary(const model::Event& ev) {
     s = find_or_add(coarse, slots_limit_);
     if (!s) return false;
   }
+  return add_to_slot(*s, ev);
+}
+
+inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
   std::uint64_t end = ev.start_ns + ev.elapsed_ns;
-  if (s->count++ == 0) {
-    dirty_[dirty_used_++] = static_cast<std::uint32_t>(s - slots_.get());
-    s->first_start_ns = ev.start_ns;
-    s->last_end_ns = end;
+  if (s.count++ == 0) {
+    dirty_[dirty_used_++] = static_cast<std::uint32_t>(&s - slots_.get());
+    s.first_start_ns = ev.start_ns;
+    s.last_end_ns = end;
   } else {
-    if (ev.start_ns < s->first_start_ns) s->first_start_ns = ev.start_ns;
-    if (end > s->last_end_ns) s->last_end_ns = end;
+    if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
+    if (end > s.last_end_ns) s.last_end_ns = end;
   }
-  s->bytes += ev.bytes;
-  s->elapsed_ns += ev.elapsed_ns;
+  s.bytes += ev.bytes;
+  s.elapsed_ns += ev.elapsed_ns;
   return true;
 }
 
@@ -288,6 +314,7 @@ void ThreadLog::clear_summary() {
   std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
   slots_used_ = 0;
   dirty_used_ = 0;
+  recent_[0] = recent_[1] = nullptr;
 }
 
 bool ThreadLog::flush_from_outside(std::uint64_t patience_ns, bool closing) {
@@ -325,14 +352,30 @@ bool ThreadLog::prepare_output() {
   return true;
 }
 
+bool ThreadLog::hand_off_records() {
+  if (in_flight_.load(std::memory_order_acquire) || g_write_through.load(std::memory_order_relaxed) ||
+      !records_->hand_off())
+    return false;
+  in_flight_.store(true, std::memory_order_release);
+  if (!submit(this)) write_handed_off();  // the writer's queue is full: this thread writes them
+  return true;
+}
+
+RecordContext ThreadLog::record_context() {
+  return RecordContext{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
+}
+
 void ThreadLog::write_handed_off() {
   model::ErrnoSaver errno_saver;
-  if (prepare_output()) {
-    write_traces(spare_.get(), spare_used_);
-    file_.write(out_);
-    out_.clear();
-  }
-  if (file_.failed()) count_loss(file_.failure(), spare_used_);
+  std::uint64_t pending = spare_used_ + (records_ ? records_->handed_off() : 0);
+  bool ready = prepare_output();
+  if (ready) write_traces(spare_.get(), spare_used_);
+  // Formatted even when the file has failed: the bank must be emptied for the next hand-off.
+  if (records_ && records_->handed_off()) records_->write_handed_off(out_, record_context());
+  if (ready) file_.write(out_);
+  out_.clear();
+  if (file_.failed()) count_loss(file_.failure(), pending);
+  spare_used_ = 0;
   in_flight_.store(false, std::memory_order_release);
 }
 
@@ -358,8 +401,7 @@ void ThreadLog::flush_locked(bool closing) {
     write_summaries();
   }
   if (records_ && !records_->empty()) {
-    RecordContext ctx{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
-    records_->write_all(out_, ctx);
+    records_->write_all(out_, record_context());
   }
   append_losses(out_, model::identity().exec_iri, thread_iri_ + "/incomplete/" + std::to_string(flush_seq_));
   if (closing) {
@@ -580,31 +622,41 @@ void ThreadLog::write_summaries() {
 void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   std::string act;
   MeasureText buf;
+  char line[1024];  // a repeated call's whole statement, appended at once
   for (std::size_t i = 0; i < n; ++i) {
     const model::Event& ev = events[i];
-    act.assign(thread_term_);
-    act += "\\/c";
-    append_decimal(act, ++call_seq_);
-    std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
-                                         ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
+    std::uint64_t seq = ++call_seq_;
     TraceHead::Key key{ev.entity, ev.api, ev.op, ev.flags};
     TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
-    if (ev.other == model::kNoEntity && head.valid && head.key == key) {
-      // The same call on the same object as before: its entity is declared, its block head known.
-      out_ += act;
-      out_ += head.text;
-      out_ += " ; ";
-      out_ += m;
-      out_ += " .\n";
-    } else {
-      Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
-      if (ev.other == model::kNoEntity) {
-        head.key = key;
-        head.text.assign(out_, block_start_ + act.size(), std::string::npos);
-        head.valid = true;
-      }
-      t.more(m).end();
+    // The same call on the same object as before: its entity is declared, its block head known.
+    // Subject, head and measures go into one stack buffer: a string append per piece cost more
+    // than the formatting. (A head too long for the buffer is described again instead.)
+    if (ev.other == model::kNoEntity && head.valid && head.key == key &&
+        thread_term_.size() + head.text.size() + sizeof(MeasureText) + 40 <= sizeof line) {
+      char* p = put_text(line, thread_term_);
+      p = put_text(p, "\\/c");
+      p = std::to_chars(p, line + sizeof line, seq).ptr;
+      p = put_text(p, head.text);
+      p = put_text(p, " ; ");
+      p = put_measures(p, 1, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, run_start_us_,
+                       ev.offset);
+      p = put_text(p, " .\n");
+      out_.append(line, static_cast<std::size_t>(p - line));
+      write_chunk_if_full();
+      continue;
     }
+    act.assign(thread_term_);
+    act += "\\/c";
+    append_decimal(act, seq);
+    std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
+                                         ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
+    Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
+    if (ev.other == model::kNoEntity) {
+      head.key = key;
+      head.text.assign(out_, block_start_ + act.size(), std::string::npos);
+      head.valid = true;
+    }
+    t.more(m).end();
     write_chunk_if_full();
   }
 }

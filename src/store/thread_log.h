@@ -74,8 +74,9 @@ class ThreadLog {
   void flush_now();
   // Fork child: drop the buffer and the descriptor; the parent still owns both.
   void abandon() { file_.abandon(); }
-  // Writer thread (background_writer.h): formats and writes the buffer handed off by record(),
-  // then marks it returned. Its last access to this log.
+  // Writer thread (background_writer.h): formats and writes what record() handed off (a full
+  // trace buffer, a full bank of workflow records), then marks it returned. Its last access to
+  // this log.
   void write_handed_off();
 
   // After process exit has begun, every record is flushed at once (events recorded by other
@@ -87,11 +88,18 @@ class ThreadLog {
   std::uint64_t recorded() const { return recorded_; }
 
  private:
-  bool claim_as_owner();
-  void release();
+  // idle → owner: one compare-and-swap, inline (every record() takes it); the rest out of line.
+  bool claim_as_owner() {
+    std::uint8_t expected = kIdle;
+    return state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire) ||
+           claim_contended(expected);
+  }
+  bool claim_contended(std::uint8_t seen);
+  void release() { state_.store(kIdle, std::memory_order_release); }
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   // Adds the event to its slot (a new one if needed); false if the table is full.
   bool add_summary(const model::Event& ev);
+  bool add_to_slot(SummarySlot& s, const model::Event& ev);
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
   // Doubles the activity table (rare: allocates, rehashes); false if it may not grow.
   bool grow_summary();
@@ -108,6 +116,10 @@ class ThreadLog {
   void write_traces(const model::Event* events, std::size_t n);
   // Opens the file and writes the header if not done yet; false if the file has failed.
   bool prepare_output();
+  // Hands the full bank of workflow records to the background writer; false if it cannot be
+  // handed off now (a hand-off still in flight, exit has begun, no memory for a second bank).
+  bool hand_off_records();
+  RecordContext record_context();
   // Waits until the buffer handed to the background writer, if any, is written.
   void wait_handed_off() const;
   void write_chunk_if_full();
@@ -128,13 +140,17 @@ class ThreadLog {
   std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
   std::size_t slots_max_ = 0;               // the table never grows beyond this many slots
   std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
+  // The slots of the last two keys recorded, most recent first: a loop repeats one call (write)
+  // or alternates two (open, close), and then needs no hash and no probe.
+  SummarySlot* recent_[2] = {nullptr, nullptr};
   std::size_t dirty_used_ = 0;
   bool restarted_ = false;  // the table was started afresh: measures go on parts only
   // trace
   std::unique_ptr<model::Event[]> events_;
   std::size_t event_capacity_ = 0;
   std::size_t events_used_ = 0;
-  // A full buffer handed to the background writer: owned by it while in_flight_.
+  // A full buffer handed to the background writer (and the record bank handed off with
+  // hand_off_records): owned by it while in_flight_.
   std::unique_ptr<model::Event[]> spare_;
   std::size_t spare_used_ = 0;
   std::atomic<bool> in_flight_{false};

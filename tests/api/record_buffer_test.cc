@@ -3,6 +3,7 @@
 #include "store/record_buffer.h"
 
 #include <gtest/gtest.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -73,6 +74,31 @@ TEST(RecordBuffer, CountersPersistAcrossFlushesAndOverflowIsWritten) {
   b.write_all(out, context(&declared));
   EXPECT_NE(out.find("<urn:x/thread/0/metric/2> provio:metricName \"" + big + "\" ."), std::string::npos);
   EXPECT_TRUE(b.empty());
+}
+
+// A full bank is handed off (to be formatted on the background writer's thread) while the
+// other fills; numbering runs on across the banks, and a bank not yet written is not reused.
+TEST(RecordBuffer, HandedOffBankIsWrittenApartAndNumberingRunsOn) {
+  RecordBuffer b(2, 64);
+  std::string out, declared;
+  ASSERT_TRUE(b.add(metric("first", 1)));
+  ASSERT_TRUE(b.add(metric("second", 2)));
+  ASSERT_FALSE(b.add(metric("third", 3)));
+  ASSERT_TRUE(b.hand_off());
+  EXPECT_EQ(b.handed_off(), 2u);
+  EXPECT_TRUE(b.empty());
+  ASSERT_TRUE(b.add(metric("third", 3)));
+  ASSERT_TRUE(b.add(metric("fourth", 4)));
+  EXPECT_FALSE(b.hand_off());  // the first bank is not written yet
+  b.write_handed_off(out, context(&declared));
+  EXPECT_EQ(b.handed_off(), 0u);
+  EXPECT_NE(out.find("<urn:x/thread/0/metric/1> provio:metricName \"first\" ."), std::string::npos) << out;
+  EXPECT_NE(out.find("<urn:x/thread/0/metric/2> provio:metricName \"second\" ."), std::string::npos);
+  EXPECT_EQ(out.find("third"), std::string::npos);
+  b.write_all(out, context(&declared));
+  EXPECT_NE(out.find("<urn:x/thread/0/metric/3> provio:metricName \"third\" ."), std::string::npos) << out;
+  EXPECT_NE(out.find("<urn:x/thread/0/metric/4> provio:metricName \"fourth\" ."), std::string::npos);
+  EXPECT_TRUE(b.hand_off());  // both banks empty again
 }
 
 TEST(RecordBuffer, KeyNodesAreEncodedAndUnwritableValuesLeaveNothing) {
@@ -153,6 +179,33 @@ TEST_F(WorkflowApiTest, UnwritableOutputDropsRecordsAndKeepsRunning) {
   for (int i = 0; i < 2000; ++i) ASSERT_EQ(provio_metric("m", i, i, PROVIO_STAGE_TRAINING), PROVIO_OK);
   EXPECT_EQ(provio_task_end(t), PROVIO_OK);
   provio_flush();
+}
+
+// Eight full banks of metrics, each handed to the background writer (or written by the
+// thread itself when the writer's queue is full): every metric is in the file once, numbered in
+// order.
+TEST_F(WorkflowApiTest, FullRecordBanksAreWrittenWithNothingLost) {
+  constexpr int kMetrics = 2048;
+  provio_task_t t = provio_task_begin("t", 0);
+  for (int i = 0; i < kMetrics; ++i) ASSERT_EQ(provio_metric("loss", i, i, PROVIO_STAGE_TRAINING), PROVIO_OK);
+  EXPECT_EQ(provio_task_end(t), PROVIO_OK);
+  provio_flush();
+  std::string text;
+  std::string cmd = "cat '" + dir_ + "'/*.ttl";
+  FILE* in = popen(cmd.c_str(), "r");
+  ASSERT_NE(in, nullptr);
+  char buf[65536];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, in)) > 0;) text.append(buf, n);
+  pclose(in);
+  std::size_t names = 0;
+  for (std::size_t at = 0; (at = text.find("provio:metricName \"loss\"", at)) != std::string::npos; ++at)
+    ++names;
+  EXPECT_EQ(names, static_cast<std::size_t>(kMetrics));
+  for (int n : {1, 256, 257, 1024, kMetrics}) {
+    std::string subject = "/metric/" + std::to_string(n) + "> provio:metricName";
+    EXPECT_NE(text.find(subject), std::string::npos) << subject;
+  }
+  EXPECT_EQ(text.find("/metric/" + std::to_string(kMetrics + 1) + ">"), std::string::npos);
 }
 
 TEST_F(WorkflowApiTest, RecordingOffStillChecksMisuse) {
