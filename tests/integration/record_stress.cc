@@ -95,12 +95,15 @@ int main(int argc, char** argv) {
   if (o.truth.empty()) return std::fprintf(stderr, "record_stress: --truth FILE is required\n"), 2;
 
   std::atomic<int> started{0};
+  std::atomic<bool> forked{o.fork_after < 0};
   std::vector<std::thread> workers;
-  // Thread 0 is the main thread; it forks when asked.
+  // Thread 0 is the main thread; it forks when asked. Workers stay alive until the fork: a thread
+  // that had ended unjoined would be a leak in the child's eyes (ThreadSanitizer reports it).
   for (int t = 1; t < o.threads; ++t) {
     workers.emplace_back([&, t] {
       started++;
       record_events(t, 0, o.forever ? -1 : o.events, "parent");
+      while (!forked.load()) std::this_thread::yield();
     });
   }
   long main_events = o.forever ? -1 : o.events;
@@ -108,6 +111,7 @@ int main(int argc, char** argv) {
     record_events(0, 0, o.fork_after, "parent");
     while (started.load() < o.threads - 1) std::this_thread::yield();
     pid_t pid = fork();
+    forked = true;
     if (pid == 0) {
       record_events(0, 0, o.child_events, "child");
       append_truth(o.truth, o.child_events);
