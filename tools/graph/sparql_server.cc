@@ -130,8 +130,9 @@ std::string iri_ref(const std::string& iri) {
   return out + ">";
 }
 
-std::string in_job_graphs(const std::string& pattern) {
-  return std::string("GRAPH ?g { ") + pattern + " } FILTER(STRSTARTS(STR(?g), \"" + kGraphPrefix + "\"))";
+std::string in_job_graphs(const std::string& pattern, const std::string& graph) {
+  return "GRAPH " + graph + " { " + pattern + " } FILTER(STRSTARTS(STR(" + graph + "), \"" + kGraphPrefix +
+         "\"))";
 }
 
 bool Server::query(const std::string& text, net::Response& out, std::string& error,

@@ -62,7 +62,7 @@ class Server {
 };
 
 // `pattern` over the union of the job graphs: GRAPH ?g { pattern } FILTER(prefix of ?g).
-std::string in_job_graphs(const std::string& pattern);
+std::string in_job_graphs(const std::string& pattern, const std::string& graph = "?g");
 // <iri> for SPARQL text (characters SPARQL forbids in an IRIREF are percent-encoded).
 std::string iri_ref(const std::string& iri);
 

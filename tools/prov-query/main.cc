@@ -366,14 +366,15 @@ std::vector<pq::ActivityRecord> io_activities(const Args& a, pq::View& v) {
   return counted(a, v.activities());
 }
 
-// For questions that only sum: a server sums them grouped by `keys` (View::activity_totals).
-std::vector<pq::ActivityRecord> io_totals(const Args& a, pq::View& v, const std::vector<std::string>& keys) {
-  return counted(a, v.activity_totals(keys));
+// For questions that only sum: a server sums them as `grouping` says (View::activity_totals).
+std::vector<pq::ActivityRecord> io_totals(const Args& a, pq::View& v, const pq::ActivityGrouping& grouping) {
+  return counted(a, v.activity_totals(grouping));
 }
 
 // What stats --by KEY needs of each activity to find its key.
 std::vector<std::string> stats_keys(const std::string& by) {
-  if (by == "file" || by == "object") return {"entity"};
+  if (by == "file") return {"file"};
+  if (by == "object") return {"entity"};
   if (by == "rank" || by == "thread" || by == "program") return {"thread"};
   return {"api"};
 }
@@ -386,7 +387,7 @@ int cmd_stats(const Args& a) {
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
     std::string by = a.get("--by", "api");
-    pq::Status s = pq::stats(v, io_totals(a, v, stats_keys(by)), by, top, r.table);
+    pq::Status s = pq::stats(v, io_totals(a, v, {stats_keys(by), ""}), by, top, r.table);
     if (!s.ok) return {1, "stats: " + s.message, {}};
     return r;
   });
@@ -481,14 +482,15 @@ int cmd_simple(const Args& a) {
     if (a.command == "programs")
       t = pq::programs_table(v);
     else if (a.command == "files")
-      t = pq::files_table(v, io_totals(a, v, {"entity", "op", "thread"}));
+      t = pq::files_table(v, io_totals(a, v, {{"file", "op", "thread"}, ""}));
     else if (a.command == "configs")
       t = pq::configs_table(v);
     else {
       std::string iri;
       pq::Status s = v.resolve(a.positional[0], iri);
       if (!s.ok) return {2, s.message, {}};
-      t = pq::objects_table(v, io_totals(a, v, {"entity", "op"}), v.file_of(iri));
+      std::string file = v.file_of(iri);
+      t = pq::objects_table(v, io_totals(a, v, {{"entity", "file", "op"}, file}), file);
     }
     return r;
   });

@@ -33,14 +33,31 @@ std::string text(const sparql::Row& row, int col) {
   return col >= 0 && row[col] ? row[col]->value : std::string();
 }
 
+// The file of each entity (View::file_of): one row per entity, whichever job graphs hold its
+// facts, so joining it never multiplies an activity.
+std::string file_of_entity() {
+  return " OPTIONAL { SELECT ?e (MIN(?in0) AS ?in) (MIN(?sp0) AS ?sp) (MIN(?ow0) AS ?ow) (MIN(?owin0) AS "
+         "?owin)"
+         " WHERE {\n  { " +
+         sparql::in_job_graphs("?e provio:inFile ?in0") + " } UNION { " +
+         sparql::in_job_graphs("?e prov:specializationOf ?sp0") + " } UNION\n  { " +
+         sparql::in_job_graphs("?e provio:attributeOf ?ow0") + " FILTER(?ow0 != ?e) OPTIONAL { " +
+         sparql::in_job_graphs("?ow0 provio:inFile ?owin0", "?g2") +
+         " } }\n } GROUP BY ?e }\n"
+         " BIND(COALESCE(?in, ?sp, ?owin, ?ow, ?e) AS ?f)\n";
+}
+
 // Per activity first (inner GROUP BY ?a: one value of each property, as the local graph's first
 // value; the same triple in several job graphs counts once), then per group. Elapsed seconds are
 // rounded to whole ns per activity before summing, as parse_seconds_ns reads them: exact for
 // durations under 10^6 s (a double's error there is under 0.3 ns).
-std::string activity_groups_query(const std::vector<std::string>& keys) {
-  bool op = has(keys, "op"), entity = has(keys, "entity"), thread = has(keys, "thread");
+std::string activity_groups_query(const ActivityGrouping& grouping) {
+  const std::vector<std::string>& keys = grouping.keys;
+  bool op = has(keys, "op"), file = has(keys, "file") || !grouping.in_file.empty();
+  bool entity = file || has(keys, "entity"), thread = has(keys, "thread");
   std::string outer_keys = (op ? "?op " : "") + std::string(has(keys, "api") ? "?api " : "") +
-                           (entity ? "?e " : "") + (thread ? "?t " : "") + "?nested";
+                           (has(keys, "entity") ? "?e " : "") + (has(keys, "file") ? "?f " : "") +
+                           (thread ? "?t " : "") + "?nested";
   std::string q = kSparqlPrefixes;
   q += "SELECT " + outer_keys +
        " (SUM(?c) AS ?calls) (SUM(?b) AS ?bytes) (SUM(?ns) AS ?elapsed) WHERE {\n"
@@ -67,17 +84,19 @@ std::string activity_groups_query(const std::vector<std::string>& keys) {
        // Virtuoso keeps xsd:boolean as a number: "true" may come back as 1.
        " BIND(IF(BOUND(?n1) && STR(?n1) IN (\"true\", \"1\"), 1, 0) AS ?nested)\n";
   if (entity) q += " BIND(COALESCE(?e1, ?e2, ?e3) AS ?e)\n";
+  if (file) q += file_of_entity();
+  if (!grouping.in_file.empty()) q += " FILTER(?f = " + sparql::iri_ref(grouping.in_file) + ")\n";
   q += "} GROUP BY " + outer_keys + "\n";
   return q;
 }
 
 }  // namespace
 
-bool fetch_activity_groups(sparql::Server& server, const std::vector<std::string>& keys,
+bool fetch_activity_groups(sparql::Server& server, const ActivityGrouping& grouping,
                            std::vector<ActivityGroup>& out, std::string& error) {
   sparql::Results r;
-  if (!server.select(activity_groups_query(keys), r, error)) return false;
-  int op = r.column("op"), api = r.column("api"), e = r.column("e"), t = r.column("t");
+  if (!server.select(activity_groups_query(grouping), r, error)) return false;
+  int op = r.column("op"), api = r.column("api"), e = r.column("e"), f = r.column("f"), t = r.column("t");
   int nested = r.column("nested"), calls = r.column("calls"), bytes = r.column("bytes");
   int elapsed = r.column("elapsed");
   out.clear();
@@ -87,6 +106,7 @@ bool fetch_activity_groups(sparql::Server& server, const std::vector<std::string
     if (g.op.rfind(std::string(rdf::kProvio), 0) == 0) g.op.erase(0, rdf::kProvio.size());
     g.api = text(row, api);
     g.entity = text(row, e);
+    g.file = text(row, f);
     g.thread = text(row, t);
     g.nested = number(row, nested) == 1;
     g.count = number(row, calls);

@@ -14,16 +14,28 @@
 
 namespace provio::query {
 
-// Fields an aggregate may be grouped by: "op", "api", "entity", "thread" (nested always is).
+// Fields an aggregate may be grouped by: "op", "api", "entity", "file", "thread" (nested always
+// is). "file" is the file of the activity's entity as View::file_of defines it (provio:inFile,
+// else prov:specializationOf, else the provio:attributeOf owner's file, else the entity itself),
+// computed by the server: grouped by file, 1 M triples make thousands of groups, not the tens of
+// thousands of entities whose descriptions would each have to be fetched.
 struct ActivityGroup {
-  std::string op, api, entity, thread;  // "" when not grouped by (or absent)
+  std::string op, api, entity, file, thread;  // "" when not grouped by (or absent)
   bool nested = false;
   std::uint64_t count = 0, bytes = 0, elapsed_ns = 0;
 };
 
-// The groups of the I/O activities over the union of the job graphs, by `keys` (sorted); false
-// with the server's message.
-[[nodiscard]] bool fetch_activity_groups(sparql::Server& server, const std::vector<std::string>& keys,
+struct ActivityGrouping {
+  std::vector<std::string> keys;  // sorted
+  std::string in_file;            // when set: only the activities on this file's entities
+  bool operator<(const ActivityGrouping& o) const {
+    return keys != o.keys ? keys < o.keys : in_file < o.in_file;
+  }
+};
+
+// The groups of the I/O activities over the union of the job graphs; false with the server's
+// message.
+[[nodiscard]] bool fetch_activity_groups(sparql::Server& server, const ActivityGrouping& grouping,
                                          std::vector<ActivityGroup>& out, std::string& error);
 
 }  // namespace provio::query

@@ -125,10 +125,10 @@ std::size_t RemoteGraph::size() const {
   return size_;
 }
 
-const std::vector<ActivityGroup>* RemoteGraph::activity_groups(const std::vector<std::string>& keys) const {
-  auto it = groups_.find(keys);
+const std::vector<ActivityGroup>* RemoteGraph::activity_groups(const ActivityGrouping& grouping) const {
+  auto it = groups_.find(grouping);
   if (it != groups_.end()) return &it->second;
-  want_groups_.insert(keys);
+  want_groups_.insert(grouping);
   missed_ = true;
   return nullptr;
 }
@@ -225,8 +225,8 @@ bool RemoteGraph::fetch_missing(std::string& error) {
   auto present = take(want_present_);
   bool ok =
       fetch_classes(classes, error) && fetch_incoming(incoming, error) && fetch_presence(present, error);
-  for (const auto& keys : take(want_groups_))
-    ok = ok && fetch_activity_groups(*server_, keys, groups_[keys], error);
+  for (const auto& grouping : take(want_groups_))
+    ok = ok && fetch_activity_groups(*server_, grouping, groups_[grouping], error);
   // Classes bring their members' descriptions: fetch only the subjects still unknown.
   std::vector<std::string> subjects;
   for (auto& s : take(want_out_))

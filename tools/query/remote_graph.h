@@ -39,9 +39,9 @@ class RemoteGraph {
   bool has_subject(std::string_view s) const;
   bool has_object(std::string_view o) const;
   std::size_t size() const;
-  // The I/O activities summed by the server, grouped by `keys` (activity_groups.h); null, and
-  // noted as missing, until fetched.
-  const std::vector<ActivityGroup>* activity_groups(const std::vector<std::string>& keys) const;
+  // The I/O activities summed by the server (activity_groups.h); null, and noted as missing,
+  // until fetched.
+  const std::vector<ActivityGroup>* activity_groups(const ActivityGrouping& grouping) const;
 
   // Question rounds (see above).
   void begin_round() { missed_ = false; }
@@ -64,12 +64,12 @@ class RemoteGraph {
   std::unordered_map<std::string, std::vector<std::pair<std::string, Cell>>> out_;  // s → (p, o)
   std::unordered_map<std::string, std::vector<std::string>> in_;                    // p \n o → s
   std::unordered_map<std::string, bool> present_;                                   // o → any (*, *, o)
-  std::map<std::vector<std::string>, std::vector<ActivityGroup>> groups_;
+  std::map<ActivityGrouping, std::vector<ActivityGroup>> groups_;
   std::set<std::string> whole_;  // predicates fetched whole: in_ holds all their (p, o) facts
   // Facts asked for and not fetched yet.
   mutable std::set<std::string> want_out_, want_class_, want_present_;
   mutable std::set<std::pair<std::string, std::string>> want_in_;
-  mutable std::set<std::vector<std::string>> want_groups_;
+  mutable std::set<ActivityGrouping> want_groups_;
   mutable bool missed_ = false;
   mutable std::size_t size_ = 0;
   mutable bool sized_ = false;

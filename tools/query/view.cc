@@ -357,9 +357,10 @@ std::vector<ActivityRecord> View::compute_activities() {
   return out;
 }
 
-// What a record's entity and thread imply: its file, program, rank and readable names.
+// What a record's entity and thread imply: its file (unless a server gave it), program, rank and
+// readable names.
 void View::complete(ActivityRecord& r, std::unordered_map<std::string, std::string>& labels) {
-  if (!r.entity.empty()) r.file = file_of(r.entity);
+  if (r.file.empty() && !r.entity.empty()) r.file = file_of(r.entity);
   r.program = r.thread.empty() ? "" : program_of_thread(r.thread);
   if (!r.program.empty()) r.rank = program(r.program).rank;
   auto label = [&](const std::string& iri, bool thread) {
@@ -373,11 +374,18 @@ void View::complete(ActivityRecord& r, std::unordered_map<std::string, std::stri
   if (!r.thread.empty()) r.thread_label = label(r.thread, true);
 }
 
-std::vector<ActivityRecord> View::activity_totals(const std::vector<std::string>& keys) {
+std::vector<ActivityRecord> View::activity_totals(const ActivityGrouping& grouping) {
   const RemoteGraph* remote = g_.remote();
-  if (!remote) return activities();
+  if (!remote) {
+    auto all = activities();
+    if (grouping.in_file.empty()) return all;
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [&](const ActivityRecord& r) { return r.file != grouping.in_file; }),
+              all.end());
+    return all;
+  }
   std::vector<ActivityRecord> out;
-  const std::vector<ActivityGroup>* groups = remote->activity_groups(keys);
+  const std::vector<ActivityGroup>* groups = remote->activity_groups(grouping);
   if (!groups) return out;  // fetched after this round
   std::unordered_map<std::string, std::string> labels;
   for (const ActivityGroup& grp : *groups) {
@@ -385,6 +393,7 @@ std::vector<ActivityRecord> View::activity_totals(const std::vector<std::string>
     r.op = grp.op;
     r.api = grp.api;
     r.entity = grp.entity;
+    r.file = grp.file;
     r.thread = grp.thread;
     r.nested = grp.nested;
     r.count = grp.count;

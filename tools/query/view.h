@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "query/activity_groups.h"
 #include "query/query_graph.h"
 
 namespace provio::query {
@@ -73,11 +74,12 @@ class View {
   // (prov-query-activities.tsv, keyed by the store files' sizes and mtimes): a full scan of a
   // Berkeley DB store costs seconds per million triples, the cache a fraction of that.
   std::vector<ActivityRecord> activities();
-  // The I/O activities summed by `keys` (sorted fields among op, api, entity, thread; see
-  // activity_groups.h): from a server, one record per group, summed by the server (iri, start and
-  // end empty); elsewhere activities(). Questions that only sum (stats, files, objects) answer
-  // the same from either.
-  std::vector<ActivityRecord> activity_totals(const std::vector<std::string>& keys);
+  // The I/O activities summed by `grouping` (sorted fields among op, api, entity, file, thread,
+  // and optionally only those on one file's entities; see activity_groups.h): from a server, one
+  // record per group, summed by the server (iri, start and end empty; entity and file only when
+  // grouped by); elsewhere activities() (on that file). Questions that only sum (stats, files,
+  // objects) answer the same from either.
+  std::vector<ActivityRecord> activity_totals(const ActivityGrouping& grouping);
 
   // Resolves a command-line ENTITY (IRI, path, file.h5:/object) to an IRI present in the graph.
   Status resolve(const std::string& arg, std::string& iri);
