@@ -227,10 +227,15 @@ bool Server::send_graph(const char* method, const std::string& graph, const std:
 }
 
 bool Server::put_graph(const std::string& graph, const std::string& turtle, std::string& error) {
+  if (by_update_)
+    return update("CLEAR SILENT GRAPH " + iri_ref(graph) + " ;\nINSERT DATA { GRAPH " + iri_ref(graph) +
+                      " {\n" + turtle + "} }",
+                  error);
   return send_graph("PUT", graph, turtle, error);
 }
 
 bool Server::post_graph(const std::string& graph, const std::string& turtle, std::string& error) {
+  if (by_update_) return update("INSERT DATA { GRAPH " + iri_ref(graph) + " {\n" + turtle + "} }", error);
   return send_graph("POST", graph, turtle, error);
 }
 

@@ -46,7 +46,11 @@ class Server {
   static void read_ask(const std::string& query, Results& r);
   [[nodiscard]] bool update(const std::string& text, std::string& error);
   // Graph Store Protocol: PUT replaces the graph, POST adds to it. `turtle` is Turtle (N-Triples
-  // is Turtle too), sent as text/turtle, the format every Graph Store must accept.
+  // is Turtle too), sent as text/turtle, the format every Graph Store must accept. Loading with
+  // update, the same through SPARQL 1.1 Update instead (CLEAR SILENT GRAPH, then INSERT DATA in
+  // one request; `turtle` must then be triples only, no @prefix): Virtuoso 7.2 over HTTPS never
+  // answers a Graph Store request with a body and credentials, and answers updates.
+  void load_with_update(bool on) { by_update_ = on; }
   [[nodiscard]] bool put_graph(const std::string& graph, const std::string& turtle, std::string& error);
   [[nodiscard]] bool post_graph(const std::string& graph, const std::string& turtle, std::string& error);
 
@@ -59,6 +63,7 @@ class Server {
   bool send_graph(const char* method, const std::string& graph, const std::string& body, std::string& error);
   Endpoints e_;
   net::Client& http_;
+  bool by_update_ = false;
 };
 
 // `pattern` over the union of the job graphs: GRAPH ?g { pattern } FILTER(prefix of ?g).

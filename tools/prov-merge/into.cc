@@ -266,7 +266,10 @@ const char* const kUsage =
     "                       be derived from --into\n"
     "      --credentials FILE  netrc-format credentials (default $PROVIO_CREDENTIALS, ~/.netrc)\n"
     "      --ca-file FILE   PEM certificates to trust for HTTPS (default: the system's)\n"
-    "      --chunk N        triples per request (default 200000)\n";
+    "      --chunk N        triples per request (default 200000; with --load-with update 2000)\n"
+    "      --load-with WAY  graph-store (default) or update: SPARQL 1.1 Update INSERT DATA through\n"
+    "                       the update URL, for servers whose Graph Store cannot take a body\n"
+    "                       (Virtuoso 7.2 over HTTPS)\n";
 
 bool set_option(const std::string& arg, const std::string& value, Options& o, std::string& error) {
   std::string name = arg.substr(0, arg.find('='));
@@ -288,6 +291,12 @@ bool set_option(const std::string& arg, const std::string& value, Options& o, st
     o.credentials = value;
   } else if (name == "--ca-file") {
     o.ca_file = value;
+  } else if (name == "--load-with") {
+    if (value != "graph-store" && value != "update") {
+      error = "--load-with takes graph-store or update, not '" + value + "'";
+      return false;
+    }
+    o.by_update = value == "update";
   } else {
     char* end = nullptr;
     long n = std::strtol(value.c_str(), &end, 10);
@@ -347,6 +356,9 @@ int run(const std::vector<std::string>& inputs, unsigned jobs, bool quiet, const
   }
   http.on_retry = [](const std::string& m) { std::fprintf(stderr, "%s: %s\n", kTool, m.c_str()); };
   sparql::Server server(e, http);
+  server.load_with_update(o.by_update);
+  // Virtuoso 7.2's SPARQL compiler runs out of memory on an INSERT DATA of ~5000 triples.
+  std::size_t chunk = o.chunk ? o.chunk : o.by_update ? 2000 : 200000;
   auto work = jobs_of(inputs);
   if (!o.graph.empty()) {
     if (work.size() != 1) {
@@ -362,7 +374,7 @@ int run(const std::vector<std::string>& inputs, unsigned jobs, bool quiet, const
   int status = kExitOk;
   for (const std::string& job : o.remove) status = worse(status, remove_job(server, job, quiet));
   for (const auto& [job, files] : work)
-    status = worse(status, load_job(server, job, files, jobs, o.chunk, quiet));
+    status = worse(status, load_job(server, job, files, jobs, chunk, quiet));
   return status;
 }
 

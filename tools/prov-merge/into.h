@@ -21,13 +21,14 @@ struct Options {
   std::string ca_file;          // PEM certificates to trust for HTTPS
   std::string graph;            // --graph NAME: the job's name when there is one job
   std::vector<std::string> remove;
-  std::size_t chunk = 200000;  // triples per request
+  std::size_t chunk = 0;   // triples per request; 0: the default of the way of loading
+  bool by_update = false;  // --load-with update: SPARQL Update INSERT DATA, not the Graph Store
   bool active() const { return !endpoints.store.empty() || !remove.empty(); }
 };
 
 // Stores the value of one of the options above ("--into", "--graph", "--remove", "--query",
-// "--update", "--credentials", "--ca-file", "--chunk"; prov-merge's option table lists them); false with a
-// message if it is malformed.
+// "--update", "--credentials", "--ca-file", "--chunk", "--load-with"; prov-merge's option table
+// lists them); false with a message if it is malformed.
 bool set_option(const std::string& arg, const std::string& value, Options& o, std::string& error);
 extern const char* const kUsage;
 

@@ -100,6 +100,7 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--help", "-h", false},          {"--into", nullptr, true},    {"--graph", nullptr, true},
     {"--remove", nullptr, true},      {"--query", nullptr, true},   {"--update", nullptr, true},
     {"--credentials", nullptr, true}, {"--ca-file", nullptr, true}, {"--chunk", nullptr, true},
+    {"--load-with", nullptr, true},
 };
 
 // Parses argv; returns -1 to go on, else an exit code.
