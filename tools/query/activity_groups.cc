@@ -14,15 +14,25 @@ bool has(const std::vector<std::string>& keys, const char* k) {
   return std::find(keys.begin(), keys.end(), k) != keys.end();
 }
 
-// (class relation) pairs of every I/O op: an activity's entity is the subject of its class's
-// relation, as View::compute_activities reads it.
-std::string op_relations() {
+// An activity's op: its provio: I/O class.
+std::string op_pattern() {
+  std::string v;
+  for (int i = 0; i < static_cast<int>(model::Op::kCount_); ++i)
+    v += std::string(model::terms(static_cast<model::Op>(i)).activity_class) + " ";
+  return "  OPTIONAL { ?a a ?cls . VALUES ?cls { " + v + "} }\n";
+}
+
+// An activity's entity, as View::compute_activities reads it: the subject of its class's
+// relation. One branch per op with both terms fixed: Virtuoso 7.2 answers this in 3 CPU s at
+// 1 M triples, against 5 for a VALUES table of (class relation) joined on a variable predicate.
+std::string entity_pattern() {
   std::string v;
   for (int i = 0; i < static_cast<int>(model::Op::kCount_); ++i) {
     auto t = model::terms(static_cast<model::Op>(i));
-    v += "(" + std::string(t.activity_class) + " " + std::string(t.relation) + ") ";
+    v += std::string(i ? " UNION " : "") + "{ ?a a " + std::string(t.activity_class) + " . ?er " +
+         std::string(t.relation) + " ?a }";
   }
-  return v;
+  return "  OPTIONAL { " + v + " }\n";
 }
 
 std::uint64_t number(const sparql::Row& row, int col) {
@@ -71,11 +81,8 @@ std::string activity_groups_query(const ActivityGrouping& grouping) {
        "  OPTIONAL { ?a provio:count ?c0 } OPTIONAL { ?a provio:bytes ?b0 }\n"
        "  OPTIONAL { ?a provio:elapsed ?el0 } OPTIONAL { ?a provio:nested ?n0 }\n";
   if (thread) q += "  OPTIONAL { ?a prov:wasAssociatedWith ?t0 }\n";
-  if (op || entity) {
-    q += "  OPTIONAL { ?a a ?cls . VALUES (?cls ?rel) { " + op_relations() + "}";
-    if (entity) q += " OPTIONAL { ?er ?rel ?a }";
-    q += " }\n";
-  }
+  if (op) q += op_pattern();
+  if (entity) q += entity_pattern();
   if (entity) q += "  OPTIONAL { ?eg prov:wasGeneratedBy ?a } OPTIONAL { ?a prov:used ?eu }\n";
   q += " } FILTER(STRSTARTS(STR(?g), \"" + std::string(sparql::kGraphPrefix) + "\")) } GROUP BY ?a }\n";
   q += " BIND(COALESCE(xsd:integer(STR(?c1)), 0) AS ?c)\n"
