@@ -215,15 +215,50 @@ def many_activities(path, n=1200):
     write_program(path, "many", t)
 
 
+def attributes(path):
+    """HDF5 attributes of a dataset and of a file, written, and a version read: the file of an
+    attribute is its owner's file (provio:attributeOf), of a version the file it specialises,
+    which the server computes for stats, files, objects."""
+    x = "urn:provio:run:h:attrs:1"
+    f = f"file://{work}/attrs.h5"
+    t = (f"<{f}> a prov:Entity, provio:File ; provio:path \"{work}/attrs.h5\" .\n"
+         f"<{f}#/d> a prov:Entity, provio:Dataset ; provio:objectPath \"/d\" ; provio:inFile <{f}> .\n")
+    for i, (owner, name) in enumerate(((f"{f}#/d", "units"), (f, "title"))):
+        e, a = f"<{owner}@{name}>", f"<{x}/thread/0/H5Awrite/Write/a{i}>"
+        t += (f"{e} a prov:Entity, provio:Attribute ; provio:name \"{name}\" ; provio:attributeOf <{owner}> ; "
+              f"prov:wasGeneratedBy {a} ; provio:wasWrittenBy {a} .\n"
+              f"{a} a prov:Activity, provio:Write ; provio:api \"H5Awrite\" ; prov:wasAssociatedWith <{x}/thread/0> ; "
+              f"provio:count \"{i + 1}\"^^xsd:unsignedLong ; provio:bytes \"{8 << i}\"^^xsd:unsignedLong ; "
+              f"provio:elapsed \"0.00000{i + 1}\"^^xsd:double .\n")
+    # An activity whose only entity is a version it used (no class relation): its file is the one
+    # the version specialises.
+    v, a = f"<{f};v=1700000000.000000001-1-2>", f"<{x}/thread/0/pread/e9>"
+    t += (f"{v} a prov:Entity, provio:Version ; prov:specializationOf <{f}> .\n"
+          f"{a} a prov:Activity ; provio:api \"pread\" ; prov:used {v} ; prov:wasAssociatedWith <{x}/thread/0> ; "
+          f"provio:count \"3\"^^xsd:unsignedLong ; provio:bytes \"96\"^^xsd:unsignedLong .\n")
+    write_program(path, "attrs", t)
+
+
 def case_questions():
     jobs = scenario()
     wf = os.path.join(work, PREFIX + "workflow.ttl")
     workflow(wf)
     many = os.path.join(work, PREFIX + "many.ttl")
     many_activities(many)
-    into(*jobs, wf, many)
+    attrs = os.path.join(work, PREFIX + "attrs.ttl")
+    attributes(attrs)
+    # Versions (prov:specializationOf their file): cp under the POSIX library reads one version
+    # and writes another.
+    with open(os.path.join(work, "original.txt"), "w") as f:
+        f.write("data\n")
+    copy = os.path.join(work, "prov", PREFIX + "copy")
+    run("cp", "original.txt", "copy.txt", env=dict(ENV, LD_PRELOAD=args.preload, PROVIO_DIR=copy))
+    jobs.append(copy)
+    into(*jobs, wf, many, attrs)
     merged = os.path.join(work, "all.ttl")
-    run(args.merge, "-q", *jobs, wf, many, "-o", merged)
+    run(args.merge, "-q", *jobs, wf, many, attrs, "-o", merged)
+    check(all(t in open(merged).read() for t in ("specializationOf", "attributeOf", "inFile")),
+          "the graph has entities in files, versions and attributes")
     # Other cases' jobs share the server: compare on this case's files and programs only.
     questions = [["stats", "--by", by] for by in ("api", "file", "object", "rank", "thread", "program")]
     questions += [["stats", "--nested"], ["programs"], ["files"], ["objects", "WestSac.h5"], ["objects", "decimate.h5"],
@@ -235,6 +270,15 @@ def case_questions():
                   ["sparql", "-e", "CONSTRUCT { ?m provio:value ?v } WHERE { ?m a provio:Metric ; provio:value ?v }"],
                   ["sparql", "-e", "ASK { ?s a provio:Metric }"], ["sparql", "-e", "ASK { ?s a provio:Nothing }"]]
     questions += [["objects", "many.h5"], ["select", "--filter", "file=~many", "--sort", "-bytes", "--limit", "5"]]
+    questions += [["objects", "attrs.h5"]]
+    # select's aggregates over groupable fields are summed by the server (min, max, mean too).
+    questions += [["select", "--agg", "sum:bytes,count:*,mean:elapsed,min:elapsed,max:bytes,min:count,max:count",
+                   "--group-by", "program", "--sort", "program"],
+                  ["select", "--agg", "sum:bytes,max:elapsed,mean:bytes", "--group-by", "op,file",
+                   "--filter", "api=~write|read|H5", "--filter", "file!=nothing", "--sort", "-sum_bytes,file", "--limit", "4"],
+                  ["select", "--agg", "count:*,mean:count", "--group-by", "object,rank", "--sort", "object,rank"],
+                  ["select", "--agg", "sum:bytes,count:*", "--group-by", "api,thread", "--nested", "--sort", "api,thread"],
+                  ["select", "--agg", "max:bytes", "--filter", "program=~attrs", "--filter", "op=Write"]]
     for f in ("WestSac.h5", "decimate.h5", "detections.csv", "WestSac.h5:/das/strain", "raw.h5", "many.h5"):
         for way in ("--up", "--down"):
             for depth in ("1", "all"):

@@ -373,10 +373,10 @@ std::vector<pq::ActivityRecord> io_totals(const Args& a, pq::View& v, const pq::
 
 // What stats --by KEY needs of each activity to find its key.
 std::vector<std::string> stats_keys(const std::string& by) {
-  if (by == "file") return {"file"};
-  if (by == "object") return {"entity"};
-  if (by == "rank" || by == "thread" || by == "program") return {"thread"};
-  return {"api"};
+  pq::SelectSpec spec;
+  spec.group_by = {by == "object" ? "entity" : by};
+  std::vector<std::string> keys;
+  return pq::select_grouping(spec, keys) ? keys : std::vector<std::string>{"api"};
 }
 
 int cmd_stats(const Args& a) {
@@ -411,7 +411,10 @@ int cmd_select(const Args& a) {
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
-    pq::Status e = pq::select(v, io_activities(a, v), spec, r.table);
+    // Aggregates over groupable fields: the server sums per group (View::activity_totals).
+    std::vector<std::string> keys;
+    bool grouped = pq::select_grouping(spec, keys);
+    pq::Status e = pq::select(v, grouped ? io_totals(a, v, {keys, ""}) : io_activities(a, v), spec, r.table);
     if (!e.ok) return {1, "select: " + e.message, {}};
     return r;
   });

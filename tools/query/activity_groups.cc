@@ -70,7 +70,9 @@ std::string activity_groups_query(const ActivityGrouping& grouping) {
                            (thread ? "?t " : "") + "?nested";
   std::string q = kSparqlPrefixes;
   q += "SELECT " + outer_keys +
-       " (SUM(?c) AS ?calls) (SUM(?b) AS ?bytes) (SUM(?ns) AS ?elapsed) WHERE {\n"
+       " (SUM(?c) AS ?calls) (SUM(?b) AS ?bytes) (SUM(?ns) AS ?elapsed) (COUNT(?a) AS ?n)"
+       " (MIN(?c) AS ?c_min) (MAX(?c) AS ?c_max) (MIN(?b) AS ?b_min) (MAX(?b) AS ?b_max)"
+       " (MIN(?ns) AS ?ns_min) (MAX(?ns) AS ?ns_max) WHERE {\n"
        " { SELECT ?a (SAMPLE(?api0) AS ?api) (SAMPLE(?c0) AS ?c1) (SAMPLE(?b0) AS ?b1) (SAMPLE(?el0) AS ?el1)"
        " (SAMPLE(?n0) AS ?n1)";
   if (op) q += " (MIN(?cls) AS ?op)";
@@ -105,7 +107,9 @@ bool fetch_activity_groups(sparql::Server& server, const ActivityGrouping& group
   if (!server.select(activity_groups_query(grouping), r, error)) return false;
   int op = r.column("op"), api = r.column("api"), e = r.column("e"), f = r.column("f"), t = r.column("t");
   int nested = r.column("nested"), calls = r.column("calls"), bytes = r.column("bytes");
-  int elapsed = r.column("elapsed");
+  int elapsed = r.column("elapsed"), n = r.column("n");
+  const int least[3] = {r.column("c_min"), r.column("b_min"), r.column("ns_min")};
+  const int most[3] = {r.column("c_max"), r.column("b_max"), r.column("ns_max")};
   out.clear();
   for (const auto& row : r.rows) {
     ActivityGroup g;
@@ -119,6 +123,11 @@ bool fetch_activity_groups(sparql::Server& server, const ActivityGrouping& group
     g.count = number(row, calls);
     g.bytes = number(row, bytes);
     g.elapsed_ns = number(row, elapsed);
+    g.activities = number(row, n);
+    for (int i = 0; i < 3; ++i) {
+      g.least[i] = number(row, least[i]);
+      g.most[i] = number(row, most[i]);
+    }
     out.push_back(std::move(g));
   }
   return true;

@@ -22,7 +22,10 @@ namespace provio::query {
 struct ActivityGroup {
   std::string op, api, entity, file, thread;  // "" when not grouped by (or absent)
   bool nested = false;
-  std::uint64_t count = 0, bytes = 0, elapsed_ns = 0;
+  std::uint64_t count = 0, bytes = 0, elapsed_ns = 0;  // sums
+  std::uint64_t activities = 0;                        // how many were summed
+  // The least and greatest count, bytes and elapsed_ns of one activity in the group.
+  std::uint64_t least[3] = {}, most[3] = {};
 };
 
 struct ActivityGrouping {

@@ -183,8 +183,7 @@ Status select(View& v, const std::vector<ActivityRecord>& records, const SelectS
     if (spec.aggs.empty()) out.columns.push_back("count_all");
     struct Acc {
       std::vector<Cell> key;
-      std::vector<double> sum, min, max;
-      std::vector<std::uint64_t> isum;
+      std::vector<std::uint64_t> isum, min, max;
       std::uint64_t n = 0;
     };
     std::map<std::string, Acc> groups;  // ordered by key text for stable output
@@ -201,40 +200,42 @@ Status select(View& v, const std::vector<ActivityRecord>& records, const SelectS
       Acc& acc = groups[k];
       if (acc.n == 0) {
         acc.key = std::move(key);
-        acc.sum.assign(na, 0);
         acc.isum.assign(na, 0);
         acc.min.assign(na, 0);
         acc.max.assign(na, 0);
       }
+      // Integers (ns for elapsed) throughout, so a record summing a group of activities (from a
+      // server) adds up exactly as its activities one by one.
       for (std::size_t i = 0; i < na; ++i) {
         const auto& a = spec.aggs[i];
         if (a.fn == "count") continue;
-        std::uint64_t ix = a.field == "elapsed" ? r.elapsed_ns : a.field == "bytes" ? r.bytes : r.count;
-        double x = a.field == "elapsed" ? static_cast<double>(ix) / 1e9 : static_cast<double>(ix);
+        int m = a.field == "count" ? 0 : a.field == "bytes" ? 1 : 2;
+        std::uint64_t ix = m == 2 ? r.elapsed_ns : m == 1 ? r.bytes : r.count;
+        std::uint64_t lo = r.group ? r.least[m] : ix, hi = r.group ? r.most[m] : ix;
         acc.isum[i] += ix;
-        acc.sum[i] += x;
-        if (acc.n == 0 || x < acc.min[i]) acc.min[i] = x;
-        if (acc.n == 0 || x > acc.max[i]) acc.max[i] = x;
+        if (acc.n == 0 || lo < acc.min[i]) acc.min[i] = lo;
+        if (acc.n == 0 || hi > acc.max[i]) acc.max[i] = hi;
       }
-      ++acc.n;
+      acc.n += r.group ? r.activities : 1;
     }
     for (auto& [k, acc] : groups) {
       auto row = acc.key;
       for (std::size_t i = 0; i < na; ++i) {
         const auto& a = spec.aggs[i];
         bool integral = a.field == "bytes" || a.field == "count";
+        double unit = integral ? 1 : 1e9;
         if (a.fn == "count")
           row.push_back(Cell::integer(acc.n));
         else if (a.fn == "sum")
           row.push_back(integral ? Cell::integer(acc.isum[i]) : Cell::seconds(acc.isum[i]));
         else if (a.fn == "mean")
-          row.push_back(Cell::number(acc.sum[i] / static_cast<double>(acc.n)));
+          row.push_back(Cell::number(static_cast<double>(acc.isum[i]) / unit / static_cast<double>(acc.n)));
         else if (a.fn == "min")
-          row.push_back(integral ? Cell::integer(static_cast<std::uint64_t>(acc.min[i]))
-                                 : Cell::number(acc.min[i]));
+          row.push_back(integral ? Cell::integer(acc.min[i])
+                                 : Cell::number(static_cast<double>(acc.min[i]) / unit));
         else
-          row.push_back(integral ? Cell::integer(static_cast<std::uint64_t>(acc.max[i]))
-                                 : Cell::number(acc.max[i]));
+          row.push_back(integral ? Cell::integer(acc.max[i])
+                                 : Cell::number(static_cast<double>(acc.max[i]) / unit));
       }
       if (na == 0) row.push_back(Cell::integer(acc.n));
       out.rows.push_back(std::move(row));
@@ -256,6 +257,28 @@ Status select(View& v, const std::vector<ActivityRecord>& records, const SelectS
                    });
   if (spec.limit >= 0 && out.rows.size() > static_cast<std::size_t>(spec.limit)) out.rows.resize(spec.limit);
   return Status::success();
+}
+
+bool select_grouping(const SelectSpec& spec, std::vector<std::string>& keys) {
+  if (spec.aggs.empty() && spec.group_by.empty()) return false;
+  std::set<std::string> k;
+  std::vector<std::string> fields = spec.group_by;
+  for (const auto& f : spec.filters) {
+    if (is_numeric_field(f.field)) return false;
+    fields.push_back(f.field);
+  }
+  for (const auto& f : fields) {
+    if (f == "op" || f == "api" || f == "entity" || f == "file")
+      k.insert(f);
+    else if (f == "object")
+      k.insert({"entity", "file"});
+    else if (f == "thread" || f == "program" || f == "rank")
+      k.insert("thread");
+    else
+      return false;  // activity, start, end: one activity's
+  }
+  keys.assign(k.begin(), k.end());
+  return true;
 }
 
 Status stats(View& v, const std::vector<ActivityRecord>& records, const std::string& by, long top,

@@ -51,7 +51,12 @@ Status parse_aggs(const std::string& text, SelectSpec& spec);
 Status parse_filter(const std::string& text, SelectSpec& spec);
 Status parse_fields(const std::string& text, std::vector<std::string>& out);
 
-// Runs a select over the I/O activity records.
+// The View::activity_totals keys (sorted) whose group records answer `spec` as its single
+// activities would: the fields it groups and filters by. False when it reads single activities
+// (no aggregation, a filter on a number, or a field of one activity: activity, start, end).
+bool select_grouping(const SelectSpec& spec, std::vector<std::string>& keys);
+
+// Runs a select over the I/O activity records (single activities, or groups of them).
 Status select(View& v, const std::vector<ActivityRecord>& records, const SelectSpec& spec, Table& out);
 
 // stats --by KEY: key, calls, bytes, elapsed, mean_elapsed (per call), sorted by elapsed desc.

@@ -399,6 +399,10 @@ std::vector<ActivityRecord> View::activity_totals(const ActivityGrouping& groupi
     r.count = grp.count;
     r.bytes = grp.bytes;
     r.elapsed_ns = grp.elapsed_ns;
+    r.activities = grp.activities;
+    r.group = true;
+    std::copy(std::begin(grp.least), std::end(grp.least), std::begin(r.least));
+    std::copy(std::begin(grp.most), std::end(grp.most), std::begin(r.most));
     complete(r, labels);
   }
   return out;

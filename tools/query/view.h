@@ -31,6 +31,11 @@ struct ActivityRecord {
   // the HDF5 activity around it, so I/O totals leave it out unless asked (--nested).
   bool nested = false;
   std::string start, end;  // xsd:dateTime lexical forms
+  // A record of View::activity_totals from a server sums `activities` activities, whose least and
+  // greatest count, bytes and elapsed_ns these are; a single activity is its own extremes.
+  std::uint64_t activities = 1;
+  bool group = false;
+  std::uint64_t least[3] = {}, most[3] = {};
   // Readable names (View::entity_label full, program_label, thread label), resolved once.
   std::string entity_label, file_label, program_label, thread_label;
 };
