@@ -258,13 +258,6 @@ def case_questions():
     many_activities(many)
     attrs = os.path.join(work, PREFIX + "attrs.ttl")
     attributes(attrs)
-    # Versions (prov:specializationOf their file): cp under the POSIX library reads one version
-    # and writes another.
-    with open(os.path.join(work, "original.txt"), "w") as f:
-        f.write("data\n")
-    copy = os.path.join(work, "prov", PREFIX + "copy")
-    run("cp", "original.txt", "copy.txt", env=dict(ENV, LD_PRELOAD=args.preload, PROVIO_DIR=copy))
-    jobs.append(copy)
     into(*jobs, wf, many, attrs)
     merged = os.path.join(work, "all.ttl")
     run(args.merge, "-q", *jobs, wf, many, attrs, "-o", merged)
