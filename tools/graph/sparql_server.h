@@ -49,7 +49,7 @@ class Server {
   // is Turtle too), sent as text/turtle, the format every Graph Store must accept. Loading with
   // update, the same through SPARQL 1.1 Update instead (CLEAR SILENT GRAPH, then INSERT DATA in
   // one request; `turtle` must then be triples only, no @prefix): Virtuoso 7.2 over HTTPS never
-  // answers a Graph Store request with a body and credentials, and answers updates.
+  // answers an authenticated Graph Store write, and answers updates (docs/shared-store.md).
   void load_with_update(bool on) { by_update_ = on; }
   [[nodiscard]] bool put_graph(const std::string& graph, const std::string& turtle, std::string& error);
   [[nodiscard]] bool post_graph(const std::string& graph, const std::string& turtle, std::string& error);

@@ -285,8 +285,8 @@ const char* const kUsage =
     "      --ca-file FILE   PEM certificates to trust for HTTPS (default: the system's)\n"
     "      --chunk N        triples per request (default 200000; with --load-with update 2000)\n"
     "      --load-with WAY  graph-store (default) or update: SPARQL 1.1 Update INSERT DATA through\n"
-    "                       the update URL, for servers whose Graph Store cannot take a body\n"
-    "                       (Virtuoso 7.2 over HTTPS)\n";
+    "                       the update URL, for servers whose Graph Store does not answer\n"
+    "                       authenticated writes (Virtuoso 7.2 over HTTPS)\n";
 
 bool set_option(const std::string& arg, const std::string& value, Options& o, std::string& error) {
   std::string name = arg.substr(0, arg.find('='));
