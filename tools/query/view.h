@@ -31,8 +31,9 @@ struct ActivityRecord {
   // the HDF5 activity around it, so I/O totals leave it out unless asked (--nested).
   bool nested = false;
   std::string start, end;  // xsd:dateTime lexical forms
-  // A record of View::activity_totals from a server sums `activities` activities, whose least and
-  // greatest count, bytes and elapsed_ns these are; a single activity is its own extremes.
+  // A record of View::activity_totals from a server (`group`) sums `activities` activities, whose
+  // least and greatest count, bytes and elapsed_ns `least` and `most` hold; a single activity
+  // (not `group`) is its own extremes and leaves them 0.
   std::uint64_t activities = 1;
   bool group = false;
   std::uint64_t least[3] = {}, most[3] = {};
