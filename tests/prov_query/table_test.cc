@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "query/query_graph.h"
 #include "query/questions.h"
+#include "query/view.h"
 
 namespace provio::query {
 namespace {
@@ -89,6 +91,66 @@ TEST(Select, RefusesMalformedSpecs) {
   EXPECT_FALSE(parse_aggs("sum:api", spec).ok);
   std::vector<std::string> fields;
   EXPECT_FALSE(parse_fields("api,colour", fields).ok);
+}
+
+// Records summing groups of activities (what a server returns, View::activity_totals) answer an
+// aggregating select exactly as the activities one by one: count, sum, min, max, mean.
+TEST(Select, GroupsAnswerAsTheirActivities) {
+  auto activity = [](const char* api, std::uint64_t count, std::uint64_t bytes, std::uint64_t ns) {
+    ActivityRecord r;
+    r.api = api;
+    r.count = count;
+    r.bytes = bytes;
+    r.elapsed_ns = ns;
+    return r;
+  };
+  std::vector<ActivityRecord> one_by_one = {activity("write", 1, 10, 300), activity("write", 4, 70, 100),
+                                            activity("write", 2, 30, 200), activity("read", 3, 5, 7)};
+  std::vector<ActivityRecord> groups = {activity("write", 3, 40, 500), activity("write", 4, 70, 100),
+                                        activity("read", 3, 5, 7)};
+  groups[0].group = true;  // the first and third writes
+  groups[0].activities = 2;
+  const std::uint64_t least[3] = {1, 10, 200}, most[3] = {2, 30, 300};  // count, bytes, ns
+  std::copy(least, least + 3, groups[0].least);
+  std::copy(most, most + 3, groups[0].most);
+  SelectSpec spec;
+  spec.group_by = {"api"};
+  ASSERT_TRUE(parse_aggs("count:*,sum:bytes,min:count,max:elapsed,mean:elapsed,mean:bytes", spec).ok);
+  ASSERT_TRUE(parse_filter("api=~r", spec).ok);
+  std::vector<std::string> keys;
+  ASSERT_TRUE(select_grouping(spec, keys));
+  EXPECT_EQ(keys, std::vector<std::string>{"api"});
+  QueryGraph g;
+  View v(g);
+  Table from_activities, from_groups;
+  ASSERT_TRUE(select(v, one_by_one, spec, from_activities).ok);
+  ASSERT_TRUE(select(v, groups, spec, from_groups).ok);
+  EXPECT_EQ(print(from_groups, Format::kCsv), print(from_activities, Format::kCsv));
+  EXPECT_EQ(print(from_groups, Format::kCsv),
+            "api,count_all,sum_bytes,min_count,max_elapsed,mean_elapsed,mean_bytes\r\n"
+            "read,1,5,3,7e-09,7e-09,5\r\n"
+            "write,3,110,1,3e-07,2e-07,36.666666666666664\r\n");
+}
+
+// Which selects a server can sum per group: aggregates over fields a group keeps.
+TEST(Select, GroupingKeysOfASelect) {
+  auto keys_of = [](const std::string& group_by, const std::string& filter) {
+    SelectSpec spec;
+    EXPECT_TRUE(parse_fields(group_by, spec.group_by).ok);
+    EXPECT_TRUE(parse_aggs("sum:bytes", spec).ok);
+    if (!filter.empty()) {
+      EXPECT_TRUE(parse_filter(filter, spec).ok);
+    }
+    std::vector<std::string> keys;
+    return select_grouping(spec, keys) ? keys : std::vector<std::string>{"NO"};
+  };
+  EXPECT_EQ(keys_of("object,rank", ""), (std::vector<std::string>{"entity", "file", "thread"}));
+  EXPECT_EQ(keys_of("op", "program=~x"), (std::vector<std::string>{"op", "thread"}));
+  EXPECT_EQ(keys_of("api", "bytes>3"), std::vector<std::string>{"NO"});  // one activity's number
+  EXPECT_EQ(keys_of("start", ""), std::vector<std::string>{"NO"});
+  SelectSpec listing;  // no aggregation: single activities
+  std::vector<std::string> keys;
+  EXPECT_FALSE(select_grouping(listing, keys));
 }
 
 }  // namespace
