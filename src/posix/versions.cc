@@ -2,15 +2,18 @@
 // stat: any process that sees the same content names it alike, with no coordination.
 #include "posix/versions.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <limits>
 
 #include "model/api_names.h"
 #include "model/clock.h"
+#include "model/config.h"
 #include "model/entities.h"
 #include "model/errno_saver.h"
 #include "model/version_key.h"
@@ -77,6 +80,85 @@ void versions_at_exit() {
   }
 }
 
+// The version `file`'s path names now, if the path still names the file (dev, ino) a close left
+// and nobody wrote it later than `not_after_ns` (wall clock).
+model::EntityId version_at_path(model::EntityId file, dev_t dev, ino_t ino, std::uint64_t not_after_ns) {
+  const model::Entity* e = model::entity(file);
+  if (!e) return model::kNoEntity;
+  struct stat st;
+  if (stat(e->label.c_str(), &st) != 0 || st.st_dev != dev || st.st_ino != ino) return model::kNoEntity;
+  auto mtime_ns = static_cast<std::uint64_t>(st.st_mtim.tv_sec) * 1'000'000'000u +
+                  static_cast<std::uint64_t>(st.st_mtim.tv_nsec);
+  return mtime_ns > not_after_ns ? model::kNoEntity : version_from(file, st);
+}
+
+// ---- runs of write epochs (versions.h) ----
+
+// Summary level coalesces; trace level keeps one version per write epoch, as it keeps every call.
+bool coalescing() {
+  return model::config().level != model::Level::kTrace;
+}
+
+// One run: write epochs of `file` by this thread with no read of it by this thread between them.
+// `dev`/`ino` are those of the version its first close named. `held` is its latest close,
+// recorded without a version when the next close of the file comes, or with the version the file
+// holds when the run ends. Every member has an initialiser, so the table below is constant-
+// initialised TLS (no guard on access).
+struct Run {
+  model::EntityId file = model::kNoEntity;
+  bool has_held = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  model::Event held{};
+};
+constexpr std::size_t kRuns = 32;
+thread_local Run tls_runs[kRuns];
+
+Run& run_slot(model::EntityId file) {
+  return tls_runs[file % kRuns];
+}
+
+// A version is named when its run ends only if nobody wrote the file since the run's last close:
+// its mtime may pass the close's end by the file system's timestamp granularity and by the clock
+// difference to a file server, not by more than this.
+constexpr std::uint64_t kMtimeSlackNs = 1'000'000'000;
+
+void end_run(Run& r) {
+  if (r.file == model::kNoEntity) return;
+  if (r.has_held) {
+    Inside inside;
+    model::ErrnoSaver saved;
+    model::Event close = r.held;
+    close.other = version_at_path(r.file, r.dev, r.ino, close.start_ns + close.elapsed_ns + kMtimeSlackNs);
+    store::record(close);
+  }
+  r = Run{};
+}
+
+void forget_runs_in_fork_child() {
+  for (Run& r : tls_runs) r = Run{};
+}
+
+void end_runs_before_fork() {
+  // The child may read what this thread wrote: name it first (the child forgets the runs).
+  if (!tls_inside && active()) end_write_runs();
+}
+
+// A thread's runs end with it; the first run of a thread arms this. The process's first run
+// also registers the fork handlers.
+struct RunsAtThreadExit {
+  bool armed = false;
+  ~RunsAtThreadExit() { end_write_runs(); }
+};
+thread_local RunsAtThreadExit tls_runs_at_exit;
+
+void arm_run_ends() {
+  tls_runs_at_exit.armed = true;
+  static std::atomic<bool> fork_handlers{false};
+  if (!fork_handlers.exchange(true, std::memory_order_relaxed))
+    pthread_atfork(end_runs_before_fork, nullptr, forget_runs_in_fork_child);
+}
+
 }  // namespace
 
 void mark_first_write(int fd, std::uint32_t v) {
@@ -98,6 +180,9 @@ model::EntityId version_read(int fd, model::EntityId file) {
     return (known >> 32) == file ? static_cast<model::EntityId>(known) : model::kNoEntity;
   }
   fd_table().set(fd, v | kVersionKnown);
+  // This thread reads what its run of write epochs left: that version is named now, and read.
+  Run& run = run_slot(file);
+  if (run.file == file) end_run(run);
   struct stat st;
   model::EntityId version = fstat(fd, &st) == 0 ? version_from(file, st) : model::kNoEntity;
   if (direct) g_read_versions[fd].store((std::uint64_t{file} << 32) | version, std::memory_order_relaxed);
@@ -106,20 +191,42 @@ model::EntityId version_read(int fd, model::EntityId file) {
 
 PendingVersion stat_before_close(int fd, std::uint32_t v) {
   if (tls_inside || !active()) return {};
+  model::EntityId file = slot_entity(v);
+  if (file != model::kNoEntity && run_slot(file).file == file && coalescing()) return {file, 0, 0, true};
   Inside inside;
   model::ErrnoSaver saved;
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return {};
-  return {slot_entity(v), st.st_dev, st.st_ino};
+  return {file, st.st_dev, st.st_ino, false};
 }
 
-model::EntityId stat_after_close(const PendingVersion& pending) {
-  const model::Entity* e = model::entity(pending.file);
-  if (!e) return model::kNoEntity;
-  struct stat st;
-  if (stat(e->label.c_str(), &st) != 0 || st.st_dev != pending.dev || st.st_ino != pending.ino)
-    return model::kNoEntity;
-  return version_from(pending.file, st);
+void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
+                          const PendingVersion& pending) {
+  auto flags = static_cast<std::uint8_t>(store::inside_hdf5_scope() ? model::kFlagNested : model::kFlagNone);
+  model::Event close{model::Op::kClose, flags,    api,       pending.file, model::kNoEntity, 0,
+                     model::kNoOffset,  start_ns, elapsed_ns};
+  Run& run = run_slot(pending.file);
+  if (pending.in_run) {
+    // A signal handler's close may have taken the slot meanwhile: then this close names nothing.
+    if (run.file != pending.file) return store::record(close);
+    if (run.has_held) store::record(run.held);
+    run.held = close;
+    run.has_held = true;
+    return;
+  }
+  close.other =
+      version_at_path(pending.file, pending.dev, pending.ino, std::numeric_limits<std::uint64_t>::max());
+  store::record(close);
+  if (close.other == model::kNoEntity || !coalescing()) return;
+  end_run(run);  // another file's run in this slot
+  run.file = pending.file;
+  run.dev = pending.dev;
+  run.ino = pending.ino;
+  arm_run_ends();
+}
+
+void end_write_runs() {
+  for (Run& r : tls_runs) end_run(r);
 }
 
 }  // namespace provio::posix
