@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <limits>
+#include <new>
 
 #include "model/api_names.h"
 #include "model/clock.h"
@@ -100,22 +101,40 @@ bool coalescing() {
 }
 
 // One run: write epochs of `file` by this thread with no read of it by this thread between them.
-// `dev`/`ino` are those of the version its first close named. `held` is its latest close,
-// recorded without a version when the next close of the file comes, or with the version the file
-// holds when the run ends. Every member has an initialiser, so the table below is constant-
-// initialised TLS (no guard on access).
+// `dev`/`ino` are those of the version its first close named. The held close (`has_held`) is its
+// latest: recorded without a version when the next close of the file comes, or with the version
+// the file holds when the run ends.
 struct Run {
   model::EntityId file = model::kNoEntity;
+  model::ApiId api = 0;
+  std::uint8_t flags = 0;
   bool has_held = false;
   dev_t dev = 0;
   ino_t ino = 0;
-  model::Event held{};
+  std::uint64_t start_ns = 0, elapsed_ns = 0;
+
+  model::Event held_close(model::EntityId version) const {
+    return {model::Op::kClose, flags, api, file, version, 0, model::kNoOffset, start_ns, elapsed_ns};
+  }
 };
 constexpr std::size_t kRuns = 32;
-thread_local Run tls_runs[kRuns];
+struct Runs {
+  Run slot[kRuns];
+};
 
-Run& run_slot(model::EntityId file) {
-  return tls_runs[file % kRuns];
+// The thread's table, made at its first run and freed at its exit, after which (the main
+// thread's TLS dies inside exit(), before the atexit handlers that may still close files) every
+// close names its version at once. initial-exec, as tls_inside (wrapper.h): the shim is loaded at
+// start-up, and a close must not pay a __tls_get_addr call to look its run up.
+thread_local Runs* tls_runs __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local bool tls_runs_over __attribute__((tls_model("initial-exec"))) = false;
+
+// The run of `file` on this thread, or null.
+Run* run_of(model::EntityId file) {
+  Runs* t = tls_runs;
+  if (!t) return nullptr;
+  Run& r = t->slot[file % kRuns];
+  return r.file == file ? &r : nullptr;
 }
 
 // A version is named when its run ends only if nobody wrote the file since the run's last close:
@@ -128,15 +147,14 @@ void end_run(Run& r) {
   if (r.has_held) {
     Inside inside;
     model::ErrnoSaver saved;
-    model::Event close = r.held;
-    close.other = version_at_path(r.file, r.dev, r.ino, close.start_ns + close.elapsed_ns + kMtimeSlackNs);
-    store::record(close);
+    store::record(
+        r.held_close(version_at_path(r.file, r.dev, r.ino, r.start_ns + r.elapsed_ns + kMtimeSlackNs)));
   }
   r = Run{};
 }
 
 void forget_runs_in_fork_child() {
-  for (Run& r : tls_runs) r = Run{};
+  if (tls_runs) *tls_runs = Runs{};
 }
 
 void end_runs_before_fork() {
@@ -144,19 +162,32 @@ void end_runs_before_fork() {
   if (!tls_inside && active()) end_write_runs();
 }
 
-// A thread's runs end with it; the first run of a thread arms this. The process's first run
-// also registers the fork handlers.
 struct RunsAtThreadExit {
-  bool armed = false;
-  ~RunsAtThreadExit() { end_write_runs(); }
+  ~RunsAtThreadExit() {
+    end_write_runs();
+    delete tls_runs;
+    tls_runs = nullptr;
+    tls_runs_over = true;
+  }
 };
 thread_local RunsAtThreadExit tls_runs_at_exit;
 
-void arm_run_ends() {
-  tls_runs_at_exit.armed = true;
-  static std::atomic<bool> fork_handlers{false};
-  if (!fork_handlers.exchange(true, std::memory_order_relaxed))
-    pthread_atfork(end_runs_before_fork, nullptr, forget_runs_in_fork_child);
+// A slot for a run of `file` in this thread's table (ending the run of another file there), or
+// null when the thread has no table and can get none.
+Run* new_run(model::EntityId file) {
+  if (!tls_runs) {
+    if (tls_runs_over) return nullptr;
+    tls_runs = new (std::nothrow) Runs;
+    if (!tls_runs) return nullptr;
+    static_cast<void>(tls_runs_at_exit);  // registers the thread-exit destructor
+    static std::atomic<bool> fork_handlers{false};
+    if (!fork_handlers.exchange(true, std::memory_order_relaxed))
+      pthread_atfork(end_runs_before_fork, nullptr, forget_runs_in_fork_child);
+  }
+  Run& r = tls_runs->slot[file % kRuns];
+  end_run(r);
+  r.file = file;
+  return &r;
 }
 
 }  // namespace
@@ -181,8 +212,7 @@ model::EntityId version_read(int fd, model::EntityId file) {
   }
   fd_table().set(fd, v | kVersionKnown);
   // This thread reads what its run of write epochs left: that version is named now, and read.
-  Run& run = run_slot(file);
-  if (run.file == file) end_run(run);
+  if (Run* run = run_of(file)) end_run(*run);
   struct stat st;
   model::EntityId version = fstat(fd, &st) == 0 ? version_from(file, st) : model::kNoEntity;
   if (direct) g_read_versions[fd].store((std::uint64_t{file} << 32) | version, std::memory_order_relaxed);
@@ -192,7 +222,8 @@ model::EntityId version_read(int fd, model::EntityId file) {
 PendingVersion stat_before_close(int fd, std::uint32_t v) {
   if (tls_inside || !active()) return {};
   model::EntityId file = slot_entity(v);
-  if (file != model::kNoEntity && run_slot(file).file == file && coalescing()) return {file, 0, 0, true};
+  // Runs exist only where coalescing was on when they started.
+  if (file != model::kNoEntity && run_of(file)) return {file, 0, 0, true};
   Inside inside;
   model::ErrnoSaver saved;
   struct stat st;
@@ -203,30 +234,33 @@ PendingVersion stat_before_close(int fd, std::uint32_t v) {
 void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
                           const PendingVersion& pending) {
   auto flags = static_cast<std::uint8_t>(store::inside_hdf5_scope() ? model::kFlagNested : model::kFlagNone);
-  model::Event close{model::Op::kClose, flags,    api,       pending.file, model::kNoEntity, 0,
-                     model::kNoOffset,  start_ns, elapsed_ns};
-  Run& run = run_slot(pending.file);
-  if (pending.in_run) {
-    // A signal handler's close may have taken the slot meanwhile: then this close names nothing.
-    if (run.file != pending.file) return store::record(close);
-    if (run.has_held) store::record(run.held);
-    run.held = close;
-    run.has_held = true;
+  Run* run = run_of(pending.file);
+  if (pending.in_run && run) {
+    if (run->has_held) store::record(run->held_close(model::kNoEntity));
+    run->api = api;
+    run->flags = flags;
+    run->start_ns = start_ns;
+    run->elapsed_ns = elapsed_ns;
+    run->has_held = true;
     return;
   }
-  close.other =
-      version_at_path(pending.file, pending.dev, pending.ino, std::numeric_limits<std::uint64_t>::max());
-  store::record(close);
-  if (close.other == model::kNoEntity || !coalescing()) return;
-  end_run(run);  // another file's run in this slot
-  run.file = pending.file;
-  run.dev = pending.dev;
-  run.ino = pending.ino;
-  arm_run_ends();
+  // The first close of a run names its version at once (so does every close at level trace, and
+  // one whose run a signal handler's close ended meanwhile: it has no stat to name one from).
+  model::EntityId version = pending.in_run ? model::kNoEntity
+                                           : version_at_path(pending.file, pending.dev, pending.ino,
+                                                             std::numeric_limits<std::uint64_t>::max());
+  store::record(model::Event{model::Op::kClose, flags, api, pending.file, version, 0, model::kNoOffset,
+                             start_ns, elapsed_ns});
+  if (version == model::kNoEntity || !coalescing()) return;
+  if (Run* fresh = new_run(pending.file)) {
+    fresh->dev = pending.dev;
+    fresh->ino = pending.ino;
+  }
 }
 
 void end_write_runs() {
-  for (Run& r : tls_runs) end_run(r);
+  if (Runs* t = tls_runs)
+    for (Run& r : t->slot) end_run(r);
 }
 
 }  // namespace provio::posix
