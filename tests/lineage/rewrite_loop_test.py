@@ -5,6 +5,7 @@ must still reach it from what another program read in the middle of the loop.
                                     "w": the provenance written has the same size (a digit or two
                                     of the counts apart), the file has at most two versions, the
                                     last one its final content; also when SIGTERM cuts the loop
+                                    and when the loop runs in a thread that ends first
   rewrite_loop_test.py reader ...   a writer loops, a reader copies the file half way through (the
                                     writer waits on a pipe meanwhile): lineage of the copy reaches
                                     the writer, from the raw files and, with --server-dir, through
@@ -66,6 +67,7 @@ def case_size():
     finally:
         shutil.rmtree(files, ignore_errors=True)
     case_terminated()
+    case_thread()
 
 
 def sizes_for_mode(files, mode):
@@ -104,6 +106,14 @@ def case_terminated():
     check(writer.wait() == -signal.SIGTERM, "the writer dies of SIGTERM")
     check(final_version_generated(oracle.load([prov_dir("terminated")]), target),
           "the last close before SIGTERM generated the version the file holds")
+
+
+def case_thread():
+    """A thread's runs end with the thread: its last close names the version it left."""
+    target = os.path.join(work, "thread.txt")
+    traced("thread", "thread", target, "50", "a")
+    check(final_version_generated(oracle.load([prov_dir("thread")]), target),
+          "the last close of a thread that ended generated the version the file holds")
 
 
 def lineage_programs(rows):
