@@ -258,6 +258,13 @@ def case_questions():
     many_activities(many)
     attrs = os.path.join(work, PREFIX + "attrs.ttl")
     attributes(attrs)
+    # A real POSIX program: cp under the POSIX library (elapsed sums of doubles such as 4.254e-05 s,
+    # which an engine rounding doubles to ns loosely gets 1 ns wrong).
+    with open(os.path.join(work, "original.txt"), "w") as f:
+        f.write("data\n")
+    copy = os.path.join(work, "prov", PREFIX + "copy")
+    run("cp", "original.txt", "copy.txt", env=dict(ENV, LD_PRELOAD=args.preload, PROVIO_DIR=copy))
+    jobs.append(copy)
     into(*jobs, wf, many, attrs)
     merged = os.path.join(work, "all.ttl")
     run(args.merge, "-q", *jobs, wf, many, attrs, "-o", merged)

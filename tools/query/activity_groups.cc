@@ -89,7 +89,8 @@ std::string activity_groups_query(const ActivityGrouping& grouping) {
   q += " } FILTER(STRSTARTS(STR(?g), \"" + std::string(sparql::kGraphPrefix) + "\")) } GROUP BY ?a }\n";
   q += " BIND(COALESCE(xsd:integer(STR(?c1)), 0) AS ?c)\n"
        " BIND(COALESCE(xsd:integer(STR(?b1)), 0) AS ?b)\n"
-       " BIND(COALESCE(xsd:integer(ROUND(xsd:double(STR(?el1)) * 1000000000)), 0) AS ?ns)\n"
+       // Through xsd:decimal, exact: Oxigraph casts ROUND(4.254e-05 * 1e9) to 42539.
+       " BIND(COALESCE(xsd:integer(ROUND(xsd:decimal(xsd:double(STR(?el1))) * 1000000000)), 0) AS ?ns)\n"
        // Virtuoso keeps xsd:boolean as a number: "true" may come back as 1.
        " BIND(IF(BOUND(?n1) && STR(?n1) IN (\"true\", \"1\"), 1, 0) AS ?nested)\n";
   if (entity) q += " BIND(COALESCE(?e1, ?e2, ?e3) AS ?e)\n";
