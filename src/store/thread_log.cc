@@ -43,12 +43,16 @@ std::size_t round_up_pow2(std::size_t n) {
   return p;
 }
 
-inline bool has_key(const SummarySlot* s, const model::Event& ev) {
+template <typename Key>
+inline bool has_key(const SummarySlot* s, const Key& ev) {
   return s && s->entity == ev.entity && s->other == ev.other && s->api == ev.api && s->op == ev.op &&
          s->flags == ev.flags;
 }
 
-inline std::size_t slot_hash(const model::Event& ev) {
+// Of an event or a slot (the same key fields). The index takes its low bits, and keeps its high
+// 32 bits so that a probe compares most mismatches without reading the slot.
+template <typename Key>
+inline std::size_t slot_hash(const Key& ev) {
   std::uint64_t k = (std::uint64_t{ev.entity} << 32) ^ ev.other;
   k ^= (std::uint64_t{ev.api} << 16 | std::uint64_t{static_cast<std::uint8_t>(ev.op)} << 8 | ev.flags) *
        0x9E3779B97F4A7C15ull;
@@ -130,20 +134,16 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
     trace_heads_.reset(new TraceHead[kTraceHeads]);
   } else {
     std::size_t n = round_up_pow2(capacity);
-    slots_.reset(new SummarySlot[n]());
-    slot_mask_ = n - 1;
-    fine_limit_ = n - n / 4;
-    slots_limit_ = n - n / 8;
     slots_max_ = 16 * n;
-    dirty_.reset(new std::uint32_t[n]);
+    if (!allocate_summary(n)) throw std::bad_alloc();  // as the trace buffers' new[] would
   }
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
 }
 
 std::size_t ThreadLog::memory_bytes() const {
   // The formatting buffer is counted at its working size: it grows to that at the first flush.
-  return (slot_mask_ ? (slot_mask_ + 1) * (sizeof(SummarySlot) + sizeof(std::uint32_t)) : 0) +
-         2 * event_capacity_ * sizeof(model::Event) + kWriteChunk;
+  return (slot_mask_ ? summary_bytes(slot_mask_ + 1) : 0) + 2 * event_capacity_ * sizeof(model::Event) +
+         kWriteChunk;
 }
 
 bool ThreadLog::claim_contended(std::uint8_t expected) {
@@ -228,44 +228,55 @@ void ThreadLog::record(const Record& r) {
 }
 
 SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit) {
-  std::size_t i = slot_hash(key) & slot_mask_;
-  while (true) {
-    SummarySlot& s = slots_[i];
-    if (!s.used) {
+  std::size_t h = slot_hash(key);
+  std::uint64_t tag = static_cast<std::uint64_t>(h >> 32) << 32;
+  for (std::size_t i = h & slot_mask_;; i = (i + 1) & slot_mask_) {
+    std::uint64_t entry = index_[i];
+    if (entry == 0) {
       if (slots_used_ >= limit) return nullptr;
-      s = SummarySlot{key.entity, key.other, key.api, key.op, key.flags, true, false, 0, 0, 0, 0, 0};
-      ++slots_used_;
+      SummarySlot& s = slots_[slots_used_];
+      s = SummarySlot{key.entity, key.other, key.api, key.op, key.flags, false, 0, 0, 0, 0, 0};
+      index_[i] = tag | ++slots_used_;
       return &s;
     }
-    if (s.entity == key.entity && s.other == key.other && s.api == key.api && s.op == key.op &&
-        s.flags == key.flags) {
-      return &s;
+    if ((entry & ~std::uint64_t{0xFFFFFFFF}) == tag) {
+      SummarySlot& s = slots_[(entry & 0xFFFFFFFF) - 1];
+      if (has_key(&s, key)) return &s;
     }
-    i = (i + 1) & slot_mask_;
   }
+}
+
+bool ThreadLog::allocate_summary(std::size_t n) {
+  std::size_t limit = n - n / 8;
+  std::unique_ptr<std::uint64_t[]> index(new (std::nothrow) std::uint64_t[n]());
+  // Slots are written before they are read: no need to clear them.
+  std::unique_ptr<SummarySlot[]> slots(new (std::nothrow) SummarySlot[limit]);
+  std::unique_ptr<std::uint32_t[]> dirty(new (std::nothrow) std::uint32_t[limit]);
+  if (!index || !slots || !dirty) return false;
+  if (slots_used_)
+    std::memcpy(static_cast<void*>(slots.get()), slots_.get(), slots_used_ * sizeof(SummarySlot));
+  if (dirty_used_) std::memcpy(dirty.get(), dirty_.get(), dirty_used_ * sizeof(std::uint32_t));
+  index_.swap(index);
+  slots_.swap(slots);
+  dirty_.swap(dirty);
+  slot_mask_ = n - 1;
+  fine_limit_ = n - n / 4;
+  slots_limit_ = limit;
+  return true;
 }
 
 bool ThreadLog::grow_summary() {
   std::size_t n = slot_mask_ + 1, m = 2 * n;
-  if (m > slots_max_ || !reserve_memory(n * (sizeof(SummarySlot) + sizeof(std::uint32_t)))) return false;
-  std::unique_ptr<SummarySlot[]> slots(new (std::nothrow) SummarySlot[m]());
-  std::unique_ptr<std::uint32_t[]> dirty(new (std::nothrow) std::uint32_t[m]);
-  if (!slots || !dirty) return false;  // the reservation stays: this log keeps its claim
-  slots.swap(slots_);
-  dirty_.swap(dirty);
-  slot_mask_ = m - 1;
-  fine_limit_ = m - m / 4;
-  slots_limit_ = m - m / 8;
-  slots_used_ = dirty_used_ = 0;
-  recent_[0] = recent_[1] = nullptr;
-  for (std::size_t i = 0; i < n; ++i) {
-    const SummarySlot& old = slots[i];
-    if (!old.used) continue;
-    model::Event key{old.op, old.flags, old.api, old.entity, old.other};
-    SummarySlot* s = find_or_add(key, m);
-    *s = old;
-    if (s->count) dirty_[dirty_used_++] = static_cast<std::uint32_t>(s - slots_.get());
+  if (m > slots_max_ || !reserve_memory(summary_bytes(m) - summary_bytes(n))) return false;
+  if (!allocate_summary(m)) return false;  // the reservation stays: this log keeps its claim
+  // The slots moved; their numbers (dirty_) did not. Only the index is rebuilt.
+  for (std::size_t k = 0; k < slots_used_; ++k) {
+    std::size_t h = slot_hash(slots_[k]);
+    std::size_t i = h & slot_mask_;
+    while (index_[i] != 0) i = (i + 1) & slot_mask_;
+    index_[i] = (static_cast<std::uint64_t>(h >> 32) << 32) | (k + 1);
   }
+  recent_[0] = recent_[1] = nullptr;
   return true;
 }
 
@@ -311,7 +322,7 @@ inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
 }
 
 void ThreadLog::clear_summary() {
-  std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
+  std::memset(index_.get(), 0, (slot_mask_ + 1) * sizeof(std::uint64_t));
   slots_used_ = 0;
   dirty_used_ = 0;
   recent_[0] = recent_[1] = nullptr;

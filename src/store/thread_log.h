@@ -14,6 +14,9 @@
 // since the previous one (docs/format.md). When the table is 3/4 full it doubles, up to 16 times
 // its first size and within the process's memory bound; past that, new keys are recorded on
 // their file (coarse activities); only a table full even of those is flushed and started afresh.
+// Slots are stored densely in order of creation and found through an index of 8-byte entries
+// (slot number and hash bits), so a new key writes one slot and one entry, and growing rehashes
+// the index only.
 #pragma once
 
 #include <sys/types.h>
@@ -41,7 +44,6 @@ struct SummarySlot {
   model::ApiId api;
   model::Op op;
   std::uint8_t flags;
-  bool used;
   bool described;
   std::uint64_t count;
   std::uint64_t bytes;
@@ -53,6 +55,11 @@ struct SummarySlot {
 class ThreadLog {
  public:
   enum State : std::uint8_t { kIdle, kOwner, kOutside };
+  // Memory of a summary table of `index_size` entries: index entry, slot and changed-slot entry.
+  static constexpr std::size_t summary_bytes(std::size_t index_size) {
+    return index_size * sizeof(std::uint64_t) +
+           (index_size - index_size / 8) * (sizeof(SummarySlot) + sizeof(std::uint32_t));
+  }
   // The formatting buffer is written out whenever it reaches this size.
   static constexpr std::size_t kWriteChunk = 64 << 10;
 
@@ -101,8 +108,11 @@ class ThreadLog {
   bool add_summary(const model::Event& ev);
   bool add_to_slot(SummarySlot& s, const model::Event& ev);
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
-  // Doubles the activity table (rare: allocates, rehashes); false if it may not grow.
+  // Doubles the activity table (rare: allocates, moves the slots, rehashes the index); false if
+  // it may not grow.
   bool grow_summary();
+  // Room for a table of `index_size` entries; false (nothing changed) when out of memory.
+  bool allocate_summary(std::size_t index_size);
   void clear_summary();
   void flush_locked(bool closing = false);
   void write_header();
@@ -133,12 +143,13 @@ class ThreadLog {
   std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
 
   // summary
-  std::unique_ptr<SummarySlot[]> slots_;
+  std::unique_ptr<SummarySlot[]> slots_;    // slots_limit_ of them, the first slots_used_ in use
+  std::unique_ptr<std::uint64_t[]> index_;  // slot_mask_ + 1 entries: hash << 32 | slot + 1, 0 free
   std::size_t slot_mask_ = 0;
   std::size_t slots_used_ = 0;
   std::size_t fine_limit_ = 0;              // past this many slots, new keys go on their file (3/4)
   std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
-  std::size_t slots_max_ = 0;               // the table never grows beyond this many slots
+  std::size_t slots_max_ = 0;               // the index never grows beyond this many entries
   std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
   // The slots of the last two keys recorded, most recent first: a loop repeats one call (write)
   // or alternates two (open, close), and then needs no hash and no probe.

@@ -1,6 +1,7 @@
 // Naming HDF5 objects as provenance entities (see naming.h).
 #include "vol/naming.h"
 
+#include <cstring>
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
@@ -42,6 +43,17 @@ std::string token_name(Obj* o) {
   return s;
 }
 
+// The last absolute name this thread looked up and its file: a program opening objects works in
+// one file at a time, and this answers it without the lock and the hash of the cache below.
+// Plain data, so the plugin can be unloaded while threads live on.
+struct LastFileName {
+  static constexpr std::size_t kMax = 256;
+  char name[kMax];
+  std::size_t len = 0;
+  EntityId file = kNoEntity;
+};
+thread_local LastFileName tls_last_file;
+
 }  // namespace
 
 // Interned through a small cache of absolute names so that the common case is one lookup and no
@@ -49,7 +61,7 @@ std::string token_name(Obj* o) {
 // time.
 EntityId file_named_below(Obj* o) {
   if (o->type == H5I_BADID) return kNoEntity;
-  QuietLookup quiet;
+  QuietLookup quiet(!o->native_under);  // the native connector names the file of any object
   char stack_buf[512];
   std::string heap_buf;
   char* buf = stack_buf;
@@ -72,16 +84,29 @@ EntityId file_named_below(Obj* o) {
     model::ErrnoSaver errno_saver;
     return model::file_entity(name);
   }
-  static std::mutex mutex;
-  static auto* cache = new std::unordered_map<std::string, EntityId>;  // open name -> file; never freed
-  static auto* probe = new std::string;  // the key looked up, reused: no allocation per lookup
-  std::lock_guard<std::mutex> lock(mutex);
-  probe->assign(name);
-  auto found = cache->find(*probe);
-  if (found != cache->end()) return found->second;
-  model::ErrnoSaver errno_saver;
-  EntityId f = model::file_entity(name);
-  if (cache->size() < 4096) cache->emplace(*probe, f);
+  LastFileName& last = tls_last_file;
+  if (last.file != kNoEntity && name == std::string_view(last.name, last.len)) return last.file;
+  EntityId f = kNoEntity;
+  {
+    static std::mutex mutex;
+    static auto* cache = new std::unordered_map<std::string, EntityId>;  // open name -> file; never freed
+    static auto* probe = new std::string;  // the key looked up, reused: no allocation per lookup
+    std::lock_guard<std::mutex> lock(mutex);
+    probe->assign(name);
+    auto found = cache->find(*probe);
+    if (found != cache->end()) {
+      f = found->second;
+    } else {
+      model::ErrnoSaver errno_saver;
+      f = model::file_entity(name);
+      if (cache->size() < 4096) cache->emplace(*probe, f);
+    }
+  }
+  if (name.size() <= LastFileName::kMax) {
+    std::memcpy(last.name, name.data(), name.size());
+    last.len = name.size();
+    last.file = f;
+  }
   return f;
 }
 

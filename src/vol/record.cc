@@ -123,7 +123,7 @@ std::int64_t extent_points(hid_t space) {
 
 std::int64_t points_of(Obj* o) {
   if (o->points >= 0) return o->points;
-  QuietLookup quiet;
+  QuietLookup quiet(!o->native_under);
   hid_t space = H5I_INVALID_HID;
   if (o->type == H5I_DATASET) {
     H5VL_dataset_get_args_t args{};
