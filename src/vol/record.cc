@@ -25,7 +25,7 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
   bool in_parent =
       op == model::Op::kCreate && name && !std::strchr(name, '/') && loc && loc->type == H5VL_OBJECT_BY_SELF;
   EntityId parent_file = file_of(parent);
-  EntityId f = in_parent ? parent_file : file_named_below(o);
+  EntityId f = in_parent ? parent_file : file_named_below(o, parent);
   if (f != kNoEntity && f != parent_file) {
     o->file = f;
     o->path.clear();
