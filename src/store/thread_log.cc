@@ -501,7 +501,9 @@ void ThreadLog::declare_entity(EntityId id) {
   if (!e) return;
   if (e->parent != model::kNoEntity) declare_entity(e->parent);
   // Terms first: naming may declare a prefix, which must come before the block.
-  std::string parent = e->parent != model::kNoEntity ? names_.term(e->parent, out_) : std::string();
+  std::string& parent = term_copies_[0];  // a copy: naming `id` may move the parent's term
+  parent.clear();
+  if (e->parent != model::kNoEntity) parent = names_.term(e->parent, out_);
   const std::string& self = names_.term(id, out_);
   Turtle t(out_);
   t.name(self).name("a");
@@ -533,12 +535,21 @@ void ThreadLog::declare_entity(EntityId id) {
 
 // `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
 // pieces that need no escaping beyond the API name's.
-void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) const {
+const std::string& ThreadLog::api_local_name(model::ApiId api) {
+  if (api >= api_local_names_.size()) api_local_names_.resize(api + 1);
+  std::string& name = api_local_names_[api];
+  if (name.empty()) {
+    std::string encoded;
+    model::append_percent_encoded(encoded, model::api_name(api), false);
+    append_local_name(name, encoded);
+  }
+  return name;
+}
+
+void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) {
   term.assign(thread_term_);
   term += "\\/";
-  std::string api;
-  model::append_percent_encoded(api, model::api_name(s.api), false);
-  append_local_name(term, api);
+  term += api_local_name(s.api);
   term += '-';
   term += model::op_name(s.op);
   term += "-e";
@@ -557,8 +568,12 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
                                     EntityId entity, EntityId other) {
   declare_entity(entity);
   if (other != model::kNoEntity) declare_entity(other);
-  std::string e = names_.term(entity, out_);
-  std::string o = other != model::kNoEntity ? names_.term(other, out_) : std::string();
+  // Copies (naming one entity may move the other's term), into buffers reused across calls.
+  std::string& e = term_copies_[0];
+  std::string& o = term_copies_[1];
+  e = names_.term(entity, out_);
+  o.clear();
+  if (other != model::kNoEntity) o = names_.term(other, out_);
   model::OpTerms terms = model::terms(op);
   const model::Entity* other_entity = model::entity(other);
   bool version = other_entity && other_entity->cls == EntityClass::kVersion;

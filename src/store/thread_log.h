@@ -117,7 +117,9 @@ class ThreadLog {
   void flush_locked(bool closing = false);
   void write_header();
   void declare_entity(model::EntityId id);
-  void activity_term_for(const SummarySlot& s, std::string& term) const;
+  void activity_term_for(const SummarySlot& s, std::string& term);
+  // The API's part of activity terms (percent-encoded, escaped as a local name), made once per API.
+  const std::string& api_local_name(model::ApiId api);
   // Starts the activity's block: class, API, thread, entity relation, flags (and writes the other
   // entity's derivation before it). The caller adds measures and ends the block.
   Turtle describe_activity(std::string_view act, model::Op op, model::ApiId api, std::uint8_t flags,
@@ -188,10 +190,12 @@ class ThreadLog {
   std::uint64_t next_flush_ns_ = 0;
   std::uint64_t flush_seq_ = 0;
   std::uint64_t recorded_ = 0;
-  std::unique_ptr<RecordBuffer> records_;  // workflow-level records; null until the first
-  std::vector<bool> declared_;             // entities already described in this file
-  FileNames names_;                        // prefixes and entity terms of this file
-  std::string out_;                        // formatting buffer, reused
+  std::unique_ptr<RecordBuffer> records_;     // workflow-level records; null until the first
+  std::vector<bool> declared_;                // entities already described in this file
+  std::vector<std::string> api_local_names_;  // by ApiId, for api_local_name()
+  std::string term_copies_[2];                // entity terms being written (declare/describe)
+  FileNames names_;                           // prefixes and entity terms of this file
+  std::string out_;                           // formatting buffer, reused
   OutputFile file_;
   bool header_written_ = false;
 };
