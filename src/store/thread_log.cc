@@ -14,6 +14,7 @@
 #include "model/iri.h"
 #include "model/log.h"
 #include "store/background_writer.h"
+#include "store/decimal.h"
 #include "store/incomplete.h"
 #include "store/recorder.h"
 #include "store/reentry.h"
@@ -74,12 +75,11 @@ using MeasureText = char[224];
 char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
                    std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
                    std::int64_t offset = model::kNoOffset) {
-  char* const limit = p + sizeof(MeasureText);
   auto put = [&](std::string_view s) {
     std::memcpy(p, s.data(), s.size());
     p += s.size();
   };
-  auto num = [&](auto v) { p = std::to_chars(p, limit, v).ptr; };
+  auto num = [&](auto v) { p = put_decimal(p, v); };
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
   if (offset != model::kNoOffset) {
     put(":offset ");
@@ -93,9 +93,7 @@ char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint6
   put(" ; :elapsed ");
   num(elapsed_ns / 1000000000u);
   *p++ = '.';
-  std::uint64_t frac = elapsed_ns % 1000000000u;
-  for (int i = 8; i >= 0; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
-  p += 9;
+  p = put_nine_digits(p, static_cast<std::uint32_t>(elapsed_ns % 1000000000u));
   put(" ; :start ");
   num(start_us - run_start_us);
   put(" ; :span ");
@@ -635,7 +633,7 @@ void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
         thread_term_.size() + head.text.size() + sizeof(MeasureText) + 40 <= sizeof line) {
       char* p = put_text(line, thread_term_);
       p = put_text(p, "\\/c");
-      p = std::to_chars(p, line + sizeof line, seq).ptr;
+      p = put_decimal(p, seq);
       p = put_text(p, head.text);
       p = put_text(p, " ; ");
       p = put_measures(p, 1, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, run_start_us_,
