@@ -624,12 +624,12 @@ void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     const model::Event& ev = events[i];
     std::uint64_t seq = ++call_seq_;
-    TraceHead::Key key{ev.entity, ev.api, ev.op, ev.flags};
+    TraceHead::Key key{ev.entity, ev.other, ev.api, ev.op, ev.flags};
     TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
     // The same call on the same object as before: its entity is declared, its block head known.
     // Subject, head and measures go into one stack buffer: a string append per piece cost more
     // than the formatting. (A head too long for the buffer is described again instead.)
-    if (ev.other == model::kNoEntity && head.valid && head.key == key &&
+    if (head.valid && head.key == key &&
         thread_term_.size() + head.text.size() + sizeof(MeasureText) + 40 <= sizeof line) {
       char* p = put_text(line, thread_term_);
       p = put_text(p, "\\/c");
@@ -649,7 +649,8 @@ void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
     std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
                                          ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
     Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
-    if (ev.other == model::kNoEntity) {
+    const model::Entity* other = model::entity(ev.other);
+    if (ev.other == model::kNoEntity || (other && other->cls == EntityClass::kVersion)) {
       head.key = key;
       head.text.assign(out_, block_start_ + act.size(), std::string::npos);
       head.valid = true;
