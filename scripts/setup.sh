@@ -41,6 +41,8 @@ packages=(
   # Virtuoso Open Source's binaries for the store-server tests (no system service); openssl makes
   # the test server's self-signed certificate (store_server.auth)
   libcurl4-gnutls-dev virtuoso-opensource-7-bin openssl
+  # the second SPARQL server of the store-server tests: Oxigraph's engine under node (below)
+  nodejs
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -50,6 +52,23 @@ if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# --- Oxigraph --------------------------------------------------------------------------------
+# The store-server tests run the tools against a second SPARQL 1.1 engine besides Virtuoso:
+# Oxigraph's JavaScript bindings (tests/store_server/oxigraph_front.js). npm comes with some
+# builds of nodejs and is Debian's package `npm` otherwise. Not fatal: without it those tests skip
+# and say why.
+oxigraph_version=0.5.11
+oxigraph_dir=$cache/oxigraph
+if [ ! -f "$oxigraph_dir/node_modules/oxigraph/package.json" ] ||
+   ! grep -q "\"version\": \"$oxigraph_version\"" "$oxigraph_dir/node_modules/oxigraph/package.json"; then
+  command -v npm >/dev/null ||
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >&2 || true
+  log "installing the oxigraph $oxigraph_version npm package into $oxigraph_dir"
+  mkdir -p "$oxigraph_dir"
+  (cd "$oxigraph_dir" && npm install --no-save --no-package-lock --no-audit --no-fund \
+     "oxigraph@$oxigraph_version" >&2) || log "oxigraph could not be installed: its store-server tests will skip"
 fi
 
 # --- HDF5 -------------------------------------------------------------------------------------

@@ -3,37 +3,67 @@
 #include "model/log.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <set>
-#include <string>
+#include <new>
 
 namespace provio::model {
 namespace {
 
 constexpr int kMaxMessages = 32;
 
+// The keys seen are kept as hashes in a fixed array: no allocation, so a fork in the middle of an
+// update leaves nothing the child could trip over (at worst one key is reported twice).
 struct LogState {
   std::mutex mutex;
-  std::set<std::string> seen;  // guarded by mutex
-  int printed = 0;             // guarded by mutex
+  std::uint64_t seen[kMaxMessages] = {};  // guarded by mutex
+  int printed = 0;                        // guarded by mutex
 };
 
+std::uint64_t key_hash(const char* key) {  // FNV-1a
+  std::uint64_t h = 14695981039346656037ull;
+  for (; *key; ++key) h = (h ^ static_cast<unsigned char>(*key)) * 1099511628211ull;
+  return h;
+}
+
+LogState& state();
+
+// A child forked while another thread held the lock would wait for it forever: only the forking
+// thread exists in the child. The child gets a fresh, unlocked mutex. (Locking it in a prepare
+// handler instead would deadlock the recorder's own prepare handler, which flushes and may warn.)
+void on_fork_child() {
+  new (&state().mutex) std::mutex;
+}
+
 LogState& state() {
-  static LogState* s = new LogState;  // never destroyed: exit handlers may still warn
+  static LogState* s = [] {
+    pthread_atfork(nullptr, nullptr, on_fork_child);
+    return new LogState;  // never destroyed: exit handlers may still warn
+  }();
   return *s;
 }
 // Built as the library loads, before the program starts threads: a fork while another thread ran
 // the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
 [[maybe_unused]] LogState& g_state_at_load = state();
+
+// Whether `key` is new; records it. Caller holds the lock.
+bool first_time(LogState& s, const char* key) {
+  std::uint64_t h = key_hash(key);
+  for (int i = 0; i < s.printed; ++i)
+    if (s.seen[i] == h) return false;
+  s.seen[s.printed] = h;
+  return true;
+}
 
 // PROVIO_LOG, opened for this message; -1 (stderr then) unless it is a regular file of our own with
 // no other name. O_NOFOLLOW and the checks keep another user's symlink, hard link, FIFO (which
@@ -68,7 +98,7 @@ void warn_once(const char* key, const char* fmt, ...) {
   LogState& s = state();
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    if (s.printed >= kMaxMessages || !s.seen.insert(key).second) {
+    if (s.printed >= kMaxMessages || !first_time(s, key)) {
       errno = saved;
       return;
     }

@@ -22,20 +22,29 @@ import urllib.request
 import json
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oxigraph  # noqa: E402
 import virtuoso  # noqa: E402
 import rdflib  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("case")
+ap.add_argument("--engine", choices=("virtuoso", "oxigraph"), default="virtuoso")
 for name in ("server-dir", "merge", "query", "viz", "record", "a", "b", "c", "work", "preload"):
     ap.add_argument("--" + name, required=True)
 args = ap.parse_args()
-server = virtuoso.info(os.path.abspath(args.server_dir))
+server = (oxigraph if args.engine == "oxigraph" else virtuoso).info(os.path.abspath(args.server_dir))
 BASE = f"http://127.0.0.1:{server['http']}"
-STORE, ENDPOINT = BASE + "/sparql-graph-crud-auth", BASE + "/sparql"
-ENV = dict(os.environ, PROVIO_CREDENTIALS=server["netrc"])
+if args.engine == "oxigraph":  # Fuseki's layout: the tools derive the query URL from the store's
+    STORE, ENDPOINT = f"{BASE}/{server['dataset']}/data", f"{BASE}/{server['dataset']}/query"
+    ENV = dict(os.environ)
+else:
+    STORE, ENDPOINT = BASE + "/sparql-graph-crud-auth", BASE + "/sparql"
+    ENV = dict(os.environ, PROVIO_CREDENTIALS=server["netrc"])
 ENV.pop("PROVIO_CONFIG", None)
-XSD_DOUBLE = "http://www.w3.org/2001/XMLSchema#double"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+XSD_DOUBLE = XSD + "double"
+# Oxigraph keeps every integer type as xsd:integer (the same value: RDF 1.1 literal value equality)
+XSD_INTEGERS = {XSD + t for t in ("integer", "long", "unsignedLong", "int", "nonNegativeInteger")}
 work = os.path.realpath(os.path.join(args.work, args.case))
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
@@ -69,6 +78,8 @@ def value(term):
     """A term for comparison: doubles by value (a store may print them in another form)."""
     if isinstance(term, rdflib.Literal) and str(term.datatype) == XSD_DOUBLE:
         return ("double", float(term))
+    if isinstance(term, rdflib.Literal) and str(term.datatype) in XSD_INTEGERS:
+        return ("integer", int(term))
     return term
 
 

@@ -45,13 +45,30 @@ std::string canonical(const sparql::Term& t) {
 }
 
 // A term as a value: a server may keep xsd:double as a machine double and give it back in
-// another lexical form ("3e-06" for "0.000003000"); both are one value.
+// another lexical form ("3e-06" for "0.000003000"), and keep every integer type as xsd:integer
+// (Oxigraph: "8"^^xsd:unsignedLong comes back as "8"^^xsd:integer); both are one value.
 std::string value_of(std::string_view term) {
   auto lit = rdf::parse_literal(term);
-  if (!lit || lit->datatype != std::string(rdf::kXsd) + "double") return std::string(term);
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", std::strtod(lit->lexical.c_str(), nullptr));
-  return std::string("double:") + buf;
+  if (!lit || lit->datatype.rfind(rdf::kXsd, 0) != 0) return std::string(term);
+  std::string_view type = std::string_view(lit->datatype).substr(std::string_view(rdf::kXsd).size());
+  if (type == "double") {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", std::strtod(lit->lexical.c_str(), nullptr));
+    return std::string("double:") + buf;
+  }
+  if (type == "integer" || type == "long" || type == "unsignedLong" || type == "int" ||
+      type == "nonNegativeInteger") {
+    std::string_view digits = lit->lexical;
+    bool negative = !digits.empty() && digits[0] == '-';
+    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
+    while (digits.size() > 1 && digits[0] == '0') digits.remove_prefix(1);
+    return std::string(negative && digits != "0" ? "integer:-" : "integer:") + std::string(digits);
+  }
+  return std::string(term);
+}
+
+bool is_respellable(const std::string& value) {
+  return value.rfind("double:", 0) == 0 || value.rfind("integer:", 0) == 0;
 }
 
 // The graph's triples as values, to tell whether a load would change anything.
@@ -68,16 +85,16 @@ bool in_graph(const rdf::Graph& from, const rdf::Triple& t, const rdf::Graph& g)
   return s != rdf::kNoTerm && p != rdf::kNoTerm && o != rdf::kNoTerm && g.contains({s, p, o});
 }
 
-// The server gives doubles back in its own lexical form ("0.0001001" for the files'
-// "0.000100100"). Where the files state the same value, the server's spelling is dropped, so
-// folding sees one value, not two.
-void drop_respelled_doubles(rdf::Graph& graph, const rdf::Graph& server) {
+// The server gives numbers back in its own form ("0.0001001" for the files' "0.000100100",
+// xsd:integer for xsd:unsignedLong). Where the files state the same value, the server's spelling
+// is dropped, so folding sees one value, not two.
+void drop_respelled_values(rdf::Graph& graph, const rdf::Graph& server) {
   std::map<std::string, std::set<rdf::TermId>> spellings;  // "s p value" → objects
   auto key = [&](const rdf::Triple& t) {
     return std::to_string(t.s) + ' ' + std::to_string(t.p) + ' ' + value_of(graph.terms[t.o]);
   };
   for (const rdf::Triple& t : graph.triples())
-    if (value_of(graph.terms[t.o]).rfind("double:", 0) == 0) spellings[key(t)].insert(t.o);
+    if (is_respellable(value_of(graph.terms[t.o]))) spellings[key(t)].insert(t.o);
   graph.filter([&](const rdf::Triple& t) {
     auto it = spellings.find(key(t));
     return it == spellings.end() || it->second.size() < 2 || !in_graph(graph, t, server);
@@ -201,7 +218,7 @@ int load_job(sparql::Server& server, const std::string& job, const std::vector<s
   graph.merge(before);
   rdf::ReadResult read;
   rdf::read_files(rdf::list_inputs(inputs, read), jobs, graph, read);
-  drop_respelled_doubles(graph, before);
+  drop_respelled_values(graph, before);
   for (const std::string& m : read.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
   rdf::FoldResult folded = rdf::fold(graph);
   for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());

@@ -46,7 +46,10 @@ bool in_batches(const std::vector<T>& keys, F f) {
 
 std::string values_of(const std::vector<std::string>& iris) {
   std::string v;
-  for (const auto& i : iris) v += sparql::iri_ref(i) + " ";
+  // An empty key (a question looked up a term that is not there) is no IRI: "<>" is a relative
+  // reference, which a server without a base IRI refuses (Oxigraph), and matches nothing anyway.
+  for (const auto& i : iris)
+    if (!i.empty()) v += sparql::iri_ref(i) + " ";
   return v;
 }
 
