@@ -221,17 +221,21 @@ std::size_t name_hash(std::string_view p) {
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-// Looks `path` up; on a miss returns the entry to fill (or nullptr without a cache).
-bool cache_find(std::string_view path, std::uint8_t kind, std::uint32_t* value, CacheEntry** slot) {
+// The entry of the thread's last lookup, if it holds this name: a name looked up again costs
+// one comparison. Inline in both callers, before any call.
+inline bool last_hit(std::string_view path, std::uint8_t kind, std::uint32_t gen, std::uint32_t* value) {
+  const CacheEntry* e = tls_cache ? tls_cache->last : nullptr;
+  if (!e || e->generation != gen || e->kind != kind || e->path != path) return false;
+  *value = e->value;
+  return true;
+}
+
+// Looks `path` up by its hash; on a miss returns the entry to fill (or nullptr without a cache).
+bool cache_find(std::string_view path, std::uint8_t kind, std::uint32_t gen, std::uint32_t* value,
+                CacheEntry** slot) {
   *slot = nullptr;
   NameCache* c = cache();
   if (!c) return false;
-  std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
-  if (CacheEntry* last = c->last;
-      last && last->generation == gen && last->kind == kind && last->path == path) {
-    *value = last->value;
-    return true;
-  }
   std::size_t h = name_hash(path) ^ kind;
   CacheEntry& e = c->entries[h & (kCacheSize - 1)];
   c->last = &e;
@@ -304,7 +308,8 @@ EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) 
   CacheEntry* slot = nullptr;
   std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
   std::string_view name(path);
-  if (!(cacheable && cache_find(name, kind_of(follow, cls), &value, &slot))) {
+  std::uint8_t kind = kind_of(follow, cls);
+  if (!(cacheable && (last_hit(name, kind, gen, &value) || cache_find(name, kind, gen, &value, &slot)))) {
     value = lexically_excluded(path) ? kIgnored : intern(canonical(dirfd, path, follow), cls);
     if (cacheable) cache_fill(slot, name, value, gen);
   }
@@ -320,7 +325,8 @@ EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
     std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
     std::string_view name(path);
     // Same key as path_entity's follow lookups: open follows symlinks too.
-    if (!(cacheable && cache_find(name, kind_of(true, cls), &value, &slot))) {
+    std::uint8_t kind = kind_of(true, cls);
+    if (!(cacheable && (last_hit(name, kind, gen, &value) || cache_find(name, kind, gen, &value, &slot)))) {
       if (lexically_excluded(path)) {
         value = kIgnored;
       } else {
