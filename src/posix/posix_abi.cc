@@ -102,6 +102,12 @@ EntityId known_entity(int fd) {
   return slot_used(v) ? slot_entity(v) : kNoEntity;
 }
 
+// A successful close; versions.cc records those that end a write epoch.
+void record_close(model::ApiId api, int fd, const Timing& t, const PendingVersion& pending) {
+  if (pending.file != kNoEntity) return record_written_close(api, t.start_ns, t.elapsed_ns, pending);
+  emit(Op::kClose, api, known_entity(fd), 0, kNoOffset, t);
+}
+
 // Moving data through a descriptor (or changing its file) uses it; touching it does not.
 EntityId fd_entity_for(Op op, int fd) {
   bool uses = op == Op::kRead || op == Op::kWrite || op == Op::kModify || op == Op::kOpen;
@@ -620,7 +626,7 @@ PROVIO_EXPORT int close(int fd) {
   int result = traced(
       s_close,
       [fd, pending](int r, const Timing& t) {
-        if (r == 0) emit(Op::kClose, s_close.api(), known_entity(fd), 0, kNoOffset, t, after_close(pending));
+        if (r == 0) record_close(s_close.api(), fd, t, pending);
       },
       fd);
   // Linux releases the descriptor whatever close returns. Forgetting is always safe: a slot that
@@ -922,7 +928,7 @@ PROVIO_EXPORT int fclose(FILE* f) {
   int result = traced(
       s_fclose,
       [fd, pending](int r, const Timing& t) {
-        if (r == 0) emit(Op::kClose, s_fclose.api(), known_entity(fd), 0, kNoOffset, t, after_close(pending));
+        if (r == 0) record_close(s_fclose.api(), fd, t, pending);
       },
       f);
   if (fd >= 0) fd_table().clear(fd);
