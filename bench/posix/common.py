@@ -4,7 +4,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, os.environ.get("PROVIO_BUILD_DIR", "build"))
-OPS = ["write_1B", "pread_4KiB", "open_close", "stat"]
+OPS = ["write_1B", "pread_4KiB", "open_close", "stat", "fopen_fwrite_fclose"]
 
 
 def built(build, *parts):

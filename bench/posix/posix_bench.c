@@ -1,10 +1,12 @@
 /* Nanoseconds per call of a few hot POSIX calls, for bench/posix/run to compare natively and under
  * libprovio_posix.so. Prints "<op> <ns per call>" lines. Time is the thread's CPU time
  * (CLOCK_THREAD_CPUTIME_ID, user + kernel, ns-precise): on a shared machine, wall time mostly
- * measures who else was running.
- * With OP (write_1B, pread_4KiB, open_close, stat) only that loop runs: bench/posix/instructions
- * counts one call's instructions from two runs of one loop.
- *   posix_bench <dir> <iterations> [OP] */
+ * measures who else was running. fopen_fwrite_fclose appends to one file ("a": truncating makes
+ * ext4 wait for the disk at each close); at summary level its write epochs are one run, two
+ * versions in all (docs/format.md, "Versions").
+ * With OP (write_1B, pread_4KiB, open_close, stat, fopen_fwrite_fclose) only that loop runs:
+ * bench/posix/instructions counts one call's instructions from two runs of one loop. posix_bench <dir>
+ * <iterations> [OP] */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -43,8 +45,12 @@ int main(int argc, char** argv) {
   if (runs("write_1B")) printf("write_1B %.1f\n", (now_ns() - t) / n);
   close(fd);
 
-  fd = open(rpath, O_CREAT | O_RDWR | O_TRUNC, 0644);
-  if (write(fd, buf, sizeof buf) != sizeof buf) return 3;
+  /* Read back through a descriptor of its own, as a program reads its input: each read names the
+   * version of the file it reads (docs/format.md, "Versions"). */
+  fd = open(rpath, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+  if (write(fd, buf, sizeof buf) != sizeof buf || close(fd) != 0) return 3;
+  fd = open(rpath, O_RDONLY);
+  if (fd < 0) return 3;
   t = now_ns();
   for (long i = 0; runs("pread_4KiB") && i < n; ++i) {
     if (pread(fd, buf, sizeof buf, 0) != sizeof buf) return 3;
@@ -67,6 +73,13 @@ int main(int argc, char** argv) {
     if (stat(rpath, &st) != 0) return 3;
   }
   if (runs("stat")) printf("stat %.1f\n", (now_ns() - t) / m);
+
+  t = now_ns();
+  for (long i = 0; runs("fopen_fwrite_fclose") && i < m; ++i) {
+    FILE* f = fopen(path, "a");
+    if (!f || fwrite("x", 1, 1, f) != 1 || fclose(f) != 0) return 3;
+  }
+  if (runs("fopen_fwrite_fclose")) printf("fopen_fwrite_fclose %.1f\n", (now_ns() - t) / m);
   unlink(path);
   unlink(rpath);
   return 0;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,32 @@ inline std::string version_key(const struct stat& st) {
                         static_cast<long>(st.st_mtim.tv_nsec), static_cast<unsigned long long>(st.st_size),
                         static_cast<unsigned long long>(st.st_ino));
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+// What a key says about its version: modification time and inode (the size is not needed).
+struct VersionStamp {
+  long long sec = 0;
+  long nsec = 0;
+  unsigned long long inode = 0;
+  bool operator<=(const VersionStamp& o) const { return sec < o.sec || (sec == o.sec && nsec <= o.nsec); }
+};
+
+// The inverse of version_key() on the text after kVersionSeparator; false if it is not one.
+inline bool parse_version_key(std::string_view key, VersionStamp& out) {
+  std::string text(key);  // strto* need a terminator
+  char* end = nullptr;
+  const char* p = text.c_str();
+  out.sec = std::strtoll(p, &end, 10);
+  if (end == p || *end != '.') return false;
+  p = end + 1;
+  out.nsec = std::strtol(p, &end, 10);
+  if (end != p + 9 || *end != '-') return false;
+  p = end + 1;
+  std::strtoull(p, &end, 10);  // size
+  if (end == p || *end != '-') return false;
+  p = end + 1;
+  out.inode = std::strtoull(p, &end, 10);
+  return end != p && *end == '\0';
 }
 
 }  // namespace provio::model

@@ -102,6 +102,12 @@ EntityId known_entity(int fd) {
   return slot_used(v) ? slot_entity(v) : kNoEntity;
 }
 
+// A successful close; versions.cc records those that end a write epoch.
+void record_close(model::ApiId api, int fd, const Timing& t, const PendingVersion& pending) {
+  if (pending.file != kNoEntity) return record_written_close(api, t.start_ns, t.elapsed_ns, pending);
+  emit(Op::kClose, api, known_entity(fd), 0, kNoOffset, t);
+}
+
 // Moving data through a descriptor (or changing its file) uses it; touching it does not.
 EntityId fd_entity_for(Op op, int fd) {
   bool uses = op == Op::kRead || op == Op::kWrite || op == Op::kModify || op == Op::kOpen;
@@ -130,8 +136,14 @@ bool creates(int flags) {
   return (flags & O_CREAT) != 0 && (flags & (O_EXCL | O_TRUNC)) != 0;
 }
 
+// A stdio mode makes new content when it writes from scratch ('w') or creates exclusively ('x').
+// Modes are a few characters: one inline scan (two strchr calls cost as much as the rest of an
+// fopen's record).
 bool mode_creates(const char* mode) {
-  return mode && (strchr(mode, 'w') || strchr(mode, 'x'));
+  for (const char* c = mode; c && *c; ++c) {
+    if (*c == 'w' || *c == 'x') return true;
+  }
+  return false;
 }
 
 // ---- recorders: one per kind of call ----
@@ -295,8 +307,9 @@ auto on_stream_open(const Symbol<Fn>& sym, const char* path, const char* mode) {
       fd_table().clear(fd);
       e = fd_entity(fd);
     }
-    emit(mode_creates(mode) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
-    if (mode_creates(mode)) mark_written(fd);
+    bool creating = mode_creates(mode);
+    emit(creating ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
+    if (creating) mark_written(fd);
   };
 }
 
@@ -620,7 +633,7 @@ PROVIO_EXPORT int close(int fd) {
   int result = traced(
       s_close,
       [fd, pending](int r, const Timing& t) {
-        if (r == 0) emit(Op::kClose, s_close.api(), known_entity(fd), 0, kNoOffset, t, after_close(pending));
+        if (r == 0) record_close(s_close.api(), fd, t, pending);
       },
       fd);
   // Linux releases the descriptor whatever close returns. Forgetting is always safe: a slot that
@@ -922,7 +935,7 @@ PROVIO_EXPORT int fclose(FILE* f) {
   int result = traced(
       s_fclose,
       [fd, pending](int r, const Timing& t) {
-        if (r == 0) emit(Op::kClose, s_fclose.api(), known_entity(fd), 0, kNoOffset, t, after_close(pending));
+        if (r == 0) record_close(s_fclose.api(), fd, t, pending);
       },
       f);
   if (fd >= 0) fd_table().clear(fd);

@@ -20,6 +20,7 @@
 #include "model/config.h"
 #include "model/errno_saver.h"
 #include "model/identity.h"
+#include "posix/versions.h"
 #include "posix/wrapper.h"
 #include "store/recorder.h"
 
@@ -95,6 +96,7 @@ void flush_before_end() {
   try {
     if (getpid() != model::identity().pid) return;
     arm_end_deadline();
+    end_write_runs();  // this thread's held closes name their versions (posix/versions.h)
     store::flush_at_process_end();
   } catch (...) {
     // out of memory while formatting: the process ends anyway

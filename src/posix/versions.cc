@@ -2,15 +2,19 @@
 // stat: any process that sees the same content names it alike, with no coordination.
 #include "posix/versions.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <limits>
+#include <new>
 
 #include "model/api_names.h"
 #include "model/clock.h"
+#include "model/config.h"
 #include "model/entities.h"
 #include "model/errno_saver.h"
 #include "model/version_key.h"
@@ -65,7 +69,7 @@ void versions_at_exit() {
     std::uint32_t v = fd_table().get(fileno(f));
     if (v != kIgnored && (v & kWritten) && slot_entity(v)) fflush(f);
   }
-  for (int fd = 0; fd < FdTable::kDirect; ++fd) {
+  for (int fd = 0, end = fd_table().direct_end(); fd < end; ++fd) {
     std::uint32_t v = fd_table().get(fd);
     if (v == kIgnored || !(v & kWritten) || !slot_used(v)) continue;
     struct stat st;
@@ -75,6 +79,115 @@ void versions_at_exit() {
     store::record(model::Event{model::Op::kFlush, model::kFlagNone, exit_api, slot_entity(v), version, 0,
                                model::kNoOffset, model::clock::wall_ns(), 0});
   }
+}
+
+// The version `file`'s path names now, if the path still names the file (dev, ino) a close left
+// and nobody wrote it later than `not_after_ns` (wall clock).
+model::EntityId version_at_path(model::EntityId file, dev_t dev, ino_t ino, std::uint64_t not_after_ns) {
+  const model::Entity* e = model::entity(file);
+  if (!e) return model::kNoEntity;
+  struct stat st;
+  if (stat(e->label.c_str(), &st) != 0 || st.st_dev != dev || st.st_ino != ino) return model::kNoEntity;
+  auto mtime_ns = static_cast<std::uint64_t>(st.st_mtim.tv_sec) * 1'000'000'000u +
+                  static_cast<std::uint64_t>(st.st_mtim.tv_nsec);
+  return mtime_ns > not_after_ns ? model::kNoEntity : version_from(file, st);
+}
+
+// ---- runs of write epochs (versions.h) ----
+
+// Summary level coalesces; trace level keeps one version per write epoch, as it keeps every call.
+bool coalescing() {
+  return model::config().level != model::Level::kTrace;
+}
+
+// One run: write epochs of `file` by this thread with no read of it by this thread between them.
+// `dev`/`ino` are those of the version its first close named. The held close (`has_held`) is its
+// latest: recorded without a version when the next close of the file comes, or with the version
+// the file holds when the run ends.
+struct Run {
+  model::EntityId file = model::kNoEntity;
+  model::ApiId api = 0;
+  std::uint8_t flags = 0;
+  bool has_held = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::uint64_t start_ns = 0, elapsed_ns = 0;
+
+  model::Event held_close(model::EntityId version) const {
+    return {model::Op::kClose, flags, api, file, version, 0, model::kNoOffset, start_ns, elapsed_ns};
+  }
+};
+constexpr std::size_t kRuns = 32;
+struct Runs {
+  Run slot[kRuns];
+};
+
+// The thread's table, made at its first run and freed at its exit, after which (the main
+// thread's TLS dies inside exit(), before the atexit handlers that may still close files) every
+// close names its version at once. initial-exec, as tls_inside (wrapper.h): the shim is loaded at
+// start-up, and a close must not pay a __tls_get_addr call to look its run up.
+thread_local Runs* tls_runs __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local bool tls_runs_over __attribute__((tls_model("initial-exec"))) = false;
+
+// The run of `file` on this thread, or null.
+Run* run_of(model::EntityId file) {
+  Runs* t = tls_runs;
+  if (!t) return nullptr;
+  Run& r = t->slot[file % kRuns];
+  return r.file == file ? &r : nullptr;
+}
+
+// A version is named when its run ends only if nobody wrote the file since the run's last close:
+// its mtime may pass the close's end by the file system's timestamp granularity and by the clock
+// difference to a file server, not by more than this.
+constexpr std::uint64_t kMtimeSlackNs = 1'000'000'000;
+
+void end_run(Run& r) {
+  if (r.file == model::kNoEntity) return;
+  if (r.has_held) {
+    Inside inside;
+    model::ErrnoSaver saved;
+    store::record(
+        r.held_close(version_at_path(r.file, r.dev, r.ino, r.start_ns + r.elapsed_ns + kMtimeSlackNs)));
+  }
+  r = Run{};
+}
+
+void forget_runs_in_fork_child() {
+  if (tls_runs) *tls_runs = Runs{};
+}
+
+void end_runs_before_fork() {
+  // The child may read what this thread wrote: name it first (the child forgets the runs).
+  if (!tls_inside && active()) end_write_runs();
+}
+
+struct RunsAtThreadExit {
+  ~RunsAtThreadExit() {
+    end_write_runs();
+    delete tls_runs;
+    tls_runs = nullptr;
+    tls_runs_over = true;
+  }
+};
+thread_local RunsAtThreadExit tls_runs_at_exit;
+
+// A slot for a run of `file` in this thread's table (ending the run of another file there), or
+// null when the thread has no table and can get none.
+Run* new_run(model::EntityId file) {
+  if (!tls_runs) {
+    if (tls_runs_over) return nullptr;
+    tls_runs = new (std::nothrow) Runs;
+    if (!tls_runs) return nullptr;
+    static_cast<void>(tls_runs_at_exit);  // registers the thread-exit destructor
+    static std::atomic<bool> fork_handlers{false};
+    if (!fork_handlers.exchange(true, std::memory_order_relaxed))
+      pthread_atfork(end_runs_before_fork, nullptr, forget_runs_in_fork_child);
+  }
+  Run& r = tls_runs->slot[file % kRuns];
+  end_run(r);
+  r.file = file;
+  return &r;
 }
 
 }  // namespace
@@ -98,6 +211,8 @@ model::EntityId version_read(int fd, model::EntityId file) {
     return (known >> 32) == file ? static_cast<model::EntityId>(known) : model::kNoEntity;
   }
   fd_table().set(fd, v | kVersionKnown);
+  // This thread reads what its run of write epochs left: that version is named now, and read.
+  if (Run* run = run_of(file)) end_run(*run);
   struct stat st;
   model::EntityId version = fstat(fd, &st) == 0 ? version_from(file, st) : model::kNoEntity;
   if (direct) g_read_versions[fd].store((std::uint64_t{file} << 32) | version, std::memory_order_relaxed);
@@ -106,20 +221,46 @@ model::EntityId version_read(int fd, model::EntityId file) {
 
 PendingVersion stat_before_close(int fd, std::uint32_t v) {
   if (tls_inside || !active()) return {};
+  model::EntityId file = slot_entity(v);
+  // Runs exist only where coalescing was on when they started.
+  if (file != model::kNoEntity && run_of(file)) return {file, 0, 0, true};
   Inside inside;
   model::ErrnoSaver saved;
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return {};
-  return {slot_entity(v), st.st_dev, st.st_ino};
+  return {file, st.st_dev, st.st_ino, false};
 }
 
-model::EntityId stat_after_close(const PendingVersion& pending) {
-  const model::Entity* e = model::entity(pending.file);
-  if (!e) return model::kNoEntity;
-  struct stat st;
-  if (stat(e->label.c_str(), &st) != 0 || st.st_dev != pending.dev || st.st_ino != pending.ino)
-    return model::kNoEntity;
-  return version_from(pending.file, st);
+void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
+                          const PendingVersion& pending) {
+  auto flags = static_cast<std::uint8_t>(store::inside_hdf5_scope() ? model::kFlagNested : model::kFlagNone);
+  Run* run = run_of(pending.file);
+  if (pending.in_run && run) {
+    if (run->has_held) store::record(run->held_close(model::kNoEntity));
+    run->api = api;
+    run->flags = flags;
+    run->start_ns = start_ns;
+    run->elapsed_ns = elapsed_ns;
+    run->has_held = true;
+    return;
+  }
+  // The first close of a run names its version at once (so does every close at level trace, and
+  // one whose run a signal handler's close ended meanwhile: it has no stat to name one from).
+  model::EntityId version = pending.in_run ? model::kNoEntity
+                                           : version_at_path(pending.file, pending.dev, pending.ino,
+                                                             std::numeric_limits<std::uint64_t>::max());
+  store::record(model::Event{model::Op::kClose, flags, api, pending.file, version, 0, model::kNoOffset,
+                             start_ns, elapsed_ns});
+  if (version == model::kNoEntity || !coalescing()) return;
+  if (Run* fresh = new_run(pending.file)) {
+    fresh->dev = pending.dev;
+    fresh->ino = pending.ino;
+  }
+}
+
+void end_write_runs() {
+  if (Runs* t = tls_runs)
+    for (Run& r : t->slot) end_run(r);
 }
 
 }  // namespace provio::posix

@@ -5,8 +5,16 @@
 // its reads: a program that opens a file and never reads it (a lock file, an existence check)
 // pays nothing.
 //
-// Hard rule: a stat per descriptor read from and per close of a written descriptor; no stat and
-// no lock per later read or write (relaxed loads of the descriptor's slot and version).
+// At level summary, consecutive write epochs of one file by one thread with no read of it by that
+// thread between them are one *run*: the first close names its version at once, the later ones
+// name none, and the run's last close is held back until the run ends (a read of the file by the
+// thread, another file taking its slot, a fork, the thread's or the process's end), when it is
+// recorded generating the version the file holds then. A program that rewrites one file a million
+// times leaves two versions of it, not a million; lineage attributes the versions others read in
+// between to it by their modification time (docs/prov-query.md, "Lineage").
+//
+// Hard rule: a stat per descriptor read from and per close that starts or ends a run; no stat and
+// no lock per later read, write or close within a run (relaxed loads and the thread's own table).
 #pragma once
 
 #include <sys/types.h>
@@ -31,11 +39,13 @@ inline void mark_written(int fd) {
 model::EntityId version_read(int fd, model::EntityId file);
 
 // Before a close: what names the version a written descriptor leaves. Runs outside any recorder
-// (it guards itself and keeps errno).
+// (it guards itself and keeps errno). `in_run`: the close continues this thread's run of write
+// epochs of `file`, so nothing was stat'ed.
 struct PendingVersion {
   model::EntityId file = model::kNoEntity;
   dev_t dev = 0;
   ino_t ino = 0;
+  bool in_run = false;
 };
 PendingVersion stat_before_close(int fd, std::uint32_t slot);
 inline PendingVersion before_close(int fd) {
@@ -43,12 +53,15 @@ inline PendingVersion before_close(int fd) {
   if (v == kIgnored || !(v & kWritten) || !slot_used(v)) return {};  // most closes: inline, no stat
   return stat_before_close(fd, v);
 }
-// After a successful close: that version, from a stat of the file's path (stdio writes its last
-// buffer inside fclose, so a stat before the close would be too early); kNoEntity if the path no
-// longer names the same file.
-model::EntityId stat_after_close(const PendingVersion& pending);
-inline model::EntityId after_close(const PendingVersion& pending) {
-  return pending.file == model::kNoEntity ? model::kNoEntity : stat_after_close(pending);
-}
+
+// After a successful close of a written descriptor (pending.file set): records the Close of `api`
+// and the version it left, now (from a stat of the file's path: stdio writes its last buffer
+// inside fclose, so a stat before the close would be too early) or when its run ends.
+void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
+                          const PendingVersion& pending);
+
+// Ends the calling thread's runs of write epochs, recording their held closes with the versions
+// they left: the process is ending (exit, _exit, a terminating signal).
+void end_write_runs();
 
 }  // namespace provio::posix

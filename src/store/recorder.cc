@@ -246,6 +246,10 @@ void record_marking_nested(const model::Event& ev) {
   log->record(nested);
 }
 
+bool inside_hdf5_scope() {
+  return tls.hdf5_depth != 0;
+}
+
 namespace detail {
 std::atomic<std::uint8_t> g_level{0};
 bool read_level_enabled() {

@@ -69,6 +69,9 @@ class Hdf5Scope {
 // record(), with kFlagNested added when the calling thread is inside an HDF5 VOL callback: the
 // preload shim's entry point, one call and one thread-local lookup for both.
 void record_marking_nested(const model::Event& ev);
+// Whether the calling thread is inside an HDF5 VOL callback: the mark record_marking_nested()
+// adds, for a caller that records an event later than it happened (posix/versions.h).
+bool inside_hdf5_scope();
 
 // Statistics for tests and benchmarks.
 struct Stats {

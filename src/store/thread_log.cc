@@ -15,6 +15,7 @@
 #include "model/iri.h"
 #include "model/log.h"
 #include "store/background_writer.h"
+#include "store/decimal.h"
 #include "store/incomplete.h"
 #include "store/recorder.h"
 #include "store/reentry.h"
@@ -79,12 +80,11 @@ using MeasureText = char[224];
 char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
                    std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
                    std::int64_t offset = model::kNoOffset) {
-  char* const limit = p + sizeof(MeasureText);
   auto put = [&](std::string_view s) {
     std::memcpy(p, s.data(), s.size());
     p += s.size();
   };
-  auto num = [&](auto v) { p = std::to_chars(p, limit, v).ptr; };
+  auto num = [&](auto v) { p = put_decimal(p, v); };
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
   if (offset != model::kNoOffset) {
     put(":offset ");
@@ -98,9 +98,7 @@ char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint6
   put(" ; :elapsed ");
   num(elapsed_ns / 1000000000u);
   *p++ = '.';
-  std::uint64_t frac = elapsed_ns % 1000000000u;
-  for (int i = 8; i >= 0; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
-  p += 9;
+  p = put_nine_digits(p, static_cast<std::uint32_t>(elapsed_ns % 1000000000u));
   put(" ; :start ");
   num(start_us - run_start_us);
   put(" ; :span ");
@@ -653,16 +651,16 @@ void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     const model::Event& ev = events[i];
     std::uint64_t seq = ++call_seq_;
-    TraceHead::Key key{ev.entity, ev.api, ev.op, ev.flags};
+    TraceHead::Key key{ev.entity, ev.other, ev.api, ev.op, ev.flags};
     TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
     // The same call on the same object as before: its entity is declared, its block head known.
     // Subject, head and measures go into one stack buffer: a string append per piece cost more
     // than the formatting. (A head too long for the buffer is described again instead.)
-    if (ev.other == model::kNoEntity && head.valid && head.key == key &&
+    if (head.valid && head.key == key &&
         thread_term_.size() + head.text.size() + sizeof(MeasureText) + 40 <= sizeof line) {
       char* p = put_text(line, thread_term_);
       p = put_text(p, "\\/c");
-      p = std::to_chars(p, line + sizeof line, seq).ptr;
+      p = put_decimal(p, seq);
       p = put_text(p, head.text);
       p = put_text(p, " ; ");
       p = put_measures(p, 1, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, run_start_us_,
@@ -678,7 +676,8 @@ void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
     std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
                                          ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
     Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
-    if (ev.other == model::kNoEntity) {
+    const model::Entity* other = model::entity(ev.other);
+    if (ev.other == model::kNoEntity || (other && other->cls == EntityClass::kVersion)) {
       head.key = key;
       head.text.assign(out_, block_start_ + act.size(), std::string::npos);
       head.valid = true;

@@ -169,16 +169,19 @@ class ThreadLog {
   std::atomic<bool> in_flight_{false};
   std::uint64_t call_seq_ = 0;
 
-  // Trace: the block head (class to flags, after the subject) of recent (object, API, operation,
-  // flags), so that a repeated call costs its subject and measures. Direct-mapped, per file.
+  // Trace: the block head (class to flags, after the subject) of recent (object, other object,
+  // API, operation, flags), so that a repeated call costs its subject and measures. Only heads
+  // whose other object is none or a version (a read's) are kept: a rename's or copy's derivation
+  // names the call. Direct-mapped, per file.
   struct TraceHead {
     struct Key {
       model::EntityId entity;
+      model::EntityId other;
       model::ApiId api;
       model::Op op;
       std::uint8_t flags;
       bool operator==(const Key& o) const {
-        return entity == o.entity && api == o.api && op == o.op && flags == o.flags;
+        return entity == o.entity && other == o.other && api == o.api && op == o.op && flags == o.flags;
       }
     } key{};
     bool valid = false;

@@ -2,7 +2,11 @@
 #include "query/lineage.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
+
+#include "model/version_key.h"
 
 namespace provio::query {
 namespace {
@@ -17,7 +21,47 @@ bool has_version_of(View& v, const std::vector<std::string>& entities, const std
                      [&](const std::string& x) { return v.is_version(x) && v.file_of(x) == file; });
 }
 
+bool stamp_of(const std::string& version_iri, model::VersionStamp& out) {
+  std::size_t at = version_iri.rfind(model::kVersionSeparator);
+  return at != std::string::npos &&
+         model::parse_version_key(std::string_view(version_iri).substr(at + model::kVersionSeparator.size()),
+                                  out);
+}
+
 }  // namespace
+
+// A run of write epochs names only its first and last versions (posix/versions.h): what another
+// program read in between is a version nobody generated, on the same inode, with a modification
+// time within the run's. Such versions of a file join G(P) when they lie between the first and
+// the last version P generated of that file on that inode.
+void Lineage::add_covered_versions(std::vector<std::string>& gen) {
+  const QueryGraph& g = v_.graph();
+  std::map<std::pair<std::string, unsigned long long>, std::pair<model::VersionStamp, model::VersionStamp>>
+      spans;
+  for (const auto& e : gen) {
+    model::VersionStamp s;
+    if (!v_.is_version(e) || !stamp_of(e, s)) continue;
+    auto key = std::make_pair(v_.file_of(e), s.inode);
+    auto it = spans.find(key);
+    if (it == spans.end()) {
+      spans.emplace(key, std::make_pair(s, s));
+      continue;
+    }
+    if (s <= it->second.first) it->second.first = s;
+    if (it->second.second <= s) it->second.second = s;
+  }
+  std::vector<std::string> covered;
+  for (const auto& [key, span] : spans) {
+    if (span.second <= span.first) continue;  // one version: nothing between
+    for (auto& v : g.subjects(prov("specializationOf"), key.first)) {
+      model::VersionStamp s;
+      if (!stamp_of(v, s) || s.inode != key.second || !(span.first <= s) || !(s <= span.second)) continue;
+      if (g.objects(v, prov("wasGeneratedBy")).empty()) covered.push_back(std::move(v));
+    }
+  }
+  gen.insert(gen.end(), covered.begin(), covered.end());
+  sort_unique(gen);
+}
 
 void Lineage::compute(const std::string& p) {
   const QueryGraph& g = v_.graph();
@@ -35,6 +79,7 @@ void Lineage::compute(const std::string& p) {
   }
   sort_unique(gen);
   sort_unique(used);
+  add_covered_versions(gen);
   // A version read or left stands for its file and the file's objects.
   std::vector<std::string> read_versions_of, left_versions_of;
   for (const auto& e : used)
@@ -98,13 +143,18 @@ std::vector<std::string> Lineage::rolled_up(const std::string& e) {
 std::vector<std::string> Lineage::generators(const std::string& e) {
   const QueryGraph& g = v_.graph();
   std::vector<std::string> candidates;
-  for (const auto& x : rolled_up(e)) {
+  auto add_generators_of = [&](const std::string& x) {
     for (const auto& c : g.objects(x, prov("wasGeneratedBy"))) {
       if (c.kind != Cell::Kind::kIri) continue;
       const std::string& p = v_.program_of_activity(c.value);
       if (!p.empty()) candidates.push_back(p);
     }
-  }
+  };
+  for (const auto& x : rolled_up(e)) add_generators_of(x);
+  // A version no program generated may lie within a writer's run (add_covered_versions): the
+  // candidates are the writers of the file's other versions.
+  if (candidates.empty() && v_.is_version(e))
+    for (const auto& w : g.subjects(prov("specializationOf"), v_.file_of(e))) add_generators_of(w);
   sort_unique(candidates);
   std::vector<std::string> out;
   for (auto& p : candidates) {

@@ -5,7 +5,9 @@
 // The step relation (docs/prov-query.md, "Lineage"), over entities E and program executions P:
 //   G(P)      = entities P generated (prov:wasGeneratedBy an activity of P's threads), plus the
 //               files of the HDF5 objects and versions P generated (a file's lineage includes
-//               its datasets')
+//               its datasets'), plus the versions no program generated whose modification time
+//               lies between the first and the last version P generated of their file on the
+//               same inode (what others read within P's run of write epochs)
 //   inputs(P) = the versions P used that are not in G(P) (a file updated in place: the version
 //               read is an input of the one left); and for files of which P used no version,
 //               the entities P used plus their files, minus G(P) and minus the objects inside
@@ -55,6 +57,7 @@ class Lineage {
 
  private:
   void compute(const std::string& program);
+  void add_covered_versions(std::vector<std::string>& generated);
   std::vector<std::string> rolled_up(const std::string& entity);
   std::vector<LineageStep> walk(const std::string& entity, int depth, bool upward);
 
