@@ -35,7 +35,7 @@ packages=(
   graphviz python3 python3-rdflib python3-numpy chromium
   lmod tcsh
   zlib1g-dev
-  valgrind  # bench/posix/instructions: cachegrind counts
+  valgrind  # bench/posix/instructions, bench/vol/instructions: cachegrind counts
   # the shared store (docs/shared-store.md): libcurl for the tools' HTTP (the GnuTLS flavour,
   # because libraptor2-dev depends on it and the OpenSSL one would remove Redland's headers) and
   # Virtuoso Open Source's binaries for the store-server tests (no system service); openssl makes

@@ -4,11 +4,13 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
+#include <string_view>
+#include <vector>
 
 #include "model/config.h"
 #include "model/iri.h"
@@ -19,9 +21,71 @@
 namespace provio::model {
 namespace {
 
-constexpr std::size_t kChunkBits = 12;
+constexpr std::size_t kChunkBits = 10;  // 1024 entities (~140 KB) per chunk
 constexpr std::size_t kChunkSize = std::size_t{1} << kChunkBits;
-constexpr std::size_t kMaxChunks = 4096;  // hard cap: 16 M entities
+constexpr std::size_t kMaxChunks = 16384;  // hard cap: 16 M entities
+
+// Entity ids found by hash: open addressing over 8-byte entries (hash bits << 32 | id, 0 free),
+// compared against the entities themselves. No key is stored and nothing is allocated per entry,
+// unlike a std::unordered_map<std::string, EntityId> (a node and a key string each).
+class IdTable {
+ public:
+  // The id whose hash is `h` and for which `same(id)` holds, else kNoEntity.
+  template <typename Same>
+  EntityId find(std::size_t h, Same&& same) const {
+    if (entries_.empty()) return kNoEntity;
+    std::uint64_t tag = tag_of(h);
+    for (std::size_t i = h & mask(); entries_[i] != 0; i = (i + 1) & mask()) {
+      if ((entries_[i] & kTagMask) == tag && same(static_cast<EntityId>(entries_[i]))) {
+        return static_cast<EntityId>(entries_[i]);
+      }
+    }
+    return kNoEntity;
+  }
+  // Adds `id` under `h` (not present yet). `hash_of(id)` rehashes existing ids when growing.
+  template <typename HashOf>
+  void add(std::size_t h, EntityId id, HashOf&& hash_of) {
+    if (2 * (used_ + 1) > entries_.size()) grow(hash_of);
+    place(h, id);
+    ++used_;
+  }
+
+ private:
+  static constexpr std::uint64_t kTagMask = ~std::uint64_t{0xFFFFFFFF};
+  static std::uint64_t tag_of(std::size_t h) { return static_cast<std::uint64_t>(h >> 32) << 32; }
+  std::size_t mask() const { return entries_.size() - 1; }
+  void place(std::size_t h, EntityId id) {
+    std::size_t i = h & mask();
+    while (entries_[i] != 0) i = (i + 1) & mask();
+    entries_[i] = tag_of(h) | id;
+  }
+  template <typename HashOf>
+  void grow(HashOf&& hash_of) {
+    std::vector<std::uint64_t> old(std::max<std::size_t>(1024, 2 * entries_.size()), 0);
+    old.swap(entries_);
+    for (std::uint64_t e : old) {
+      if (e != 0) place(hash_of(static_cast<EntityId>(e)), static_cast<EntityId>(e));
+    }
+  }
+
+  std::vector<std::uint64_t> entries_;
+  std::size_t used_ = 0;
+};
+
+std::size_t hash_text(std::string_view text) {
+  return std::hash<std::string_view>{}(text);
+}
+
+// A child's key: its parent, which kind of child ('#' object, '@' attribute, ';' version) and
+// its name (object path, attribute name, version key). The bits of the hash spread over the
+// whole 64 bits: the tables use the low ones to index and the high ones as tags.
+std::size_t hash_child(EntityId parent, char sep, std::string_view name) {
+  std::uint64_t k = hash_text(name) ^
+                    ((std::uint64_t{parent} << 8 | static_cast<unsigned char>(sep)) * 0x9E3779B97F4A7C15ull);
+  k ^= k >> 31;
+  k *= 0xBF58476D1CE4E5B9ull;
+  return static_cast<std::size_t>(k ^ (k >> 29));
+}
 
 class Registry {
  public:
@@ -35,21 +99,27 @@ class Registry {
   // full IRI (the IRI is made once, when the entity is new). `iri_of` makes it.
   template <typename MakeIri>
   EntityId intern_child(EntityClass cls, EntityId parent, char sep, std::string_view name, MakeIri iri_of) {
-    std::string key(reinterpret_cast<const char*>(&parent), sizeof parent);
-    key += sep;
-    key += name;
+    std::size_t h = hash_child(parent, sep, name);
     std::lock_guard<std::mutex> lock(mutex_);
-    auto found = children_.find(key);
-    if (found != children_.end()) return found->second;
+    EntityId found = children_.find(h, [&](EntityId id) {
+      const Entry& e = entry(id);
+      return e.entity.parent == parent && e.sep == sep && e.entity.label == name;
+    });
+    if (found != kNoEntity) return found;
     bool limited = false;
-    EntityId id = intern_locked(cls, parent, iri_of(), name, {}, &limited);
-    if (!limited) children_.emplace(std::move(key), id);  // past the limit, a later call may warn
+    EntityId id = intern_locked(cls, parent, iri_of(), name, {}, &limited, sep);
+    // Past the limit, a later call may warn. An IRI met before under another key (a file's
+    // attribute is its root group's) stays reachable through that IRI only.
+    if (!limited && entry(id).sep == sep && entry(id).entity.parent == parent &&
+        entry(id).entity.label == name) {
+      children_.add(h, id, [this](EntityId e) { return child_hash(e); });
+    }
     return id;
   }
 
   const Entity* get(EntityId id) const {
     if (id == kNoEntity || id > count_.load(std::memory_order_acquire)) return nullptr;
-    return &(*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)];
+    return &entry(id).entity;
   }
 
   std::size_t size() const { return count_.load(std::memory_order_acquire); }
@@ -57,10 +127,24 @@ class Registry {
   void unlock() { mutex_.unlock(); }
 
  private:
+  struct Entry {
+    Entity entity;
+    char sep = 0;  // the kind of child it was interned as (intern_child), 0 for the others
+  };
+
+  const Entry& entry(EntityId id) const { return (*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)]; }
+  // Whether the entity's term is its IRI as is (no byte of it needed escaping).
+  static bool clean_term(const Entity& e) { return e.term.size() == e.iri.size() + 2; }
+  std::size_t child_hash(EntityId id) const {
+    const Entry& e = entry(id);
+    return hash_child(e.entity.parent, e.sep, e.entity.label);
+  }
+
   EntityId intern_locked(EntityClass cls, EntityId parent, std::string iri, std::string_view label,
-                         std::string_view type, bool* limited = nullptr) {
-    auto found = index_.find(iri);
-    if (found != index_.end()) return found->second;
+                         std::string_view type, bool* limited = nullptr, char sep = 0) {
+    std::size_t h = hash_text(iri);
+    EntityId found = by_iri_.find(h, [&](EntityId id) { return entry(id).entity.iri == iri; });
+    if (found != kNoEntity) return found;
     std::size_t limit = std::min(config().max_entities, kChunkSize * kMaxChunks - 1);
     std::size_t n = count_.load(std::memory_order_relaxed);
     if (n >= limit) {
@@ -73,20 +157,33 @@ class Registry {
     }
     EntityId id = static_cast<EntityId>(n + 1);  // 0 is kNoEntity
     auto& chunk = chunks_[id >> kChunkBits];
-    if (!chunk) chunk = std::make_unique<std::array<Entity, kChunkSize>>();
-    std::string term;
-    append_iri_term(term, iri);
-    (*chunk)[id & (kChunkSize - 1)] =
-        Entity{cls, parent, iri, std::move(term), std::string(label), std::string(type)};
-    index_.emplace(std::move(iri), id);
+    if (!chunk) chunk = std::make_unique<std::array<Entry, kChunkSize>>();
+    Entry& e = (*chunk)[id & (kChunkSize - 1)];
+    e.entity.cls = cls;
+    e.entity.parent = parent;
+    e.entity.term.reserve(iri.size() + 2);
+    if ((sep == '#' || sep == '@') && clean_term(entry(parent).entity)) {
+      // An object's or attribute's IRI is its parent's and a percent-encoded name: nothing to
+      // escape in it.
+      e.entity.term += '<';
+      e.entity.term += iri;
+      e.entity.term += '>';
+    } else {
+      append_iri_term(e.entity.term, iri);
+    }
+    e.entity.iri = std::move(iri);
+    e.entity.label.assign(label);
+    e.entity.type.assign(type);
+    e.sep = sep;
+    by_iri_.add(h, id, [this](EntityId other) { return hash_text(entry(other).entity.iri); });
     count_.store(n + 1, std::memory_order_release);
     return id;
   }
 
   std::mutex mutex_;
-  std::unordered_map<std::string, EntityId> index_;     // guarded by mutex_
-  std::unordered_map<std::string, EntityId> children_;  // (parent, sep, name) → id; guarded by mutex_
-  std::array<std::unique_ptr<std::array<Entity, kChunkSize>>, kMaxChunks> chunks_;
+  IdTable by_iri_;    // every entity by its IRI; guarded by mutex_
+  IdTable children_;  // objects, attributes, versions by (parent, sep, name); guarded by mutex_
+  std::array<std::unique_ptr<std::array<Entry, kChunkSize>>, kMaxChunks> chunks_;
   std::atomic<std::size_t> count_{0};
 };
 

@@ -115,7 +115,9 @@ std::string file_iri(std::string_view canonical_path) {
 }
 
 std::string object_iri(std::string_view file_iri, std::string_view object_path) {
-  std::string iri(file_iri);
+  std::string iri;
+  iri.reserve(file_iri.size() + object_path.size() + 2);  // exact unless bytes are encoded
+  iri += file_iri;
   iri += '#';
   if (object_path.empty() || object_path.front() != '/') iri += '/';
   append_percent_encoded(iri, object_path, true);
@@ -123,8 +125,10 @@ std::string object_iri(std::string_view file_iri, std::string_view object_path) 
 }
 
 std::string attribute_iri(std::string_view owner_iri, std::string_view name) {
-  std::string iri(owner_iri);
-  if (iri.find('#') == std::string::npos) iri += "#/";
+  std::string iri;
+  iri.reserve(owner_iri.size() + name.size() + 3);  // exact unless bytes are encoded
+  iri += owner_iri;
+  if (owner_iri.find('#') == std::string_view::npos) iri += "#/";
   iri += '@';
   append_percent_encoded(iri, name, false);
   return iri;

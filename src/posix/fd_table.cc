@@ -24,6 +24,13 @@ Overflow& overflow() {
 }  // namespace
 
 std::atomic<std::uint32_t> FdTable::direct_[FdTable::kDirect];
+std::atomic<int> FdTable::direct_end_{0};
+
+void FdTable::raise_direct_end(int end) {
+  int seen = direct_end_.load(std::memory_order_relaxed);
+  while (seen < end && !direct_end_.compare_exchange_weak(seen, end, std::memory_order_relaxed)) {
+  }
+}
 
 std::uint32_t FdTable::get_overflow(int fd) const {
   if (fd < 0) return kIgnored;

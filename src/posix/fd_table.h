@@ -50,11 +50,16 @@ class FdTable {
     return get_overflow(fd);
   }
   void set(int fd, std::uint32_t value) {
-    if (fd >= 0 && fd < kDirect)
+    if (fd >= 0 && fd < kDirect) {
       direct_[fd].store(value, std::memory_order_relaxed);
-    else
+      if (fd >= direct_end_.load(std::memory_order_relaxed)) raise_direct_end(fd + 1);
+    } else {
       set_overflow(fd, value);
+    }
   }
+  // One past the highest direct slot ever set: what a scan of every descriptor needs to read
+  // (versions at exit), instead of all kDirect slots, 256 KiB, in every process that wrote.
+  int direct_end() const { return direct_end_.load(std::memory_order_relaxed); }
   void clear(int fd) { set(fd, kUnknown); }
   // close_range / closefrom: forget [first, last].
   void clear_range(unsigned first, unsigned last);
@@ -66,8 +71,10 @@ class FdTable {
  private:
   std::uint32_t get_overflow(int fd) const;
   void set_overflow(int fd, std::uint32_t value);
+  static void raise_direct_end(int end);
   // Zero-initialised .bss (256 KiB of address space, touched only where descriptors are used).
   static std::atomic<std::uint32_t> direct_[kDirect];
+  static std::atomic<int> direct_end_;
 };
 
 inline FdTable& fd_table() {

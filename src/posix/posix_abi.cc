@@ -136,8 +136,14 @@ bool creates(int flags) {
   return (flags & O_CREAT) != 0 && (flags & (O_EXCL | O_TRUNC)) != 0;
 }
 
+// A stdio mode makes new content when it writes from scratch ('w') or creates exclusively ('x').
+// Modes are a few characters: one inline scan (two strchr calls cost as much as the rest of an
+// fopen's record).
 bool mode_creates(const char* mode) {
-  return mode && (strchr(mode, 'w') || strchr(mode, 'x'));
+  for (const char* c = mode; c && *c; ++c) {
+    if (*c == 'w' || *c == 'x') return true;
+  }
+  return false;
 }
 
 // ---- recorders: one per kind of call ----
@@ -301,8 +307,9 @@ auto on_stream_open(const Symbol<Fn>& sym, const char* path, const char* mode) {
       fd_table().clear(fd);
       e = fd_entity(fd);
     }
-    emit(mode_creates(mode) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
-    if (mode_creates(mode)) mark_written(fd);
+    bool creating = mode_creates(mode);
+    emit(creating ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
+    if (creating) mark_written(fd);
   };
 }
 

@@ -69,7 +69,7 @@ void versions_at_exit() {
     std::uint32_t v = fd_table().get(fileno(f));
     if (v != kIgnored && (v & kWritten) && slot_entity(v)) fflush(f);
   }
-  for (int fd = 0; fd < FdTable::kDirect; ++fd) {
+  for (int fd = 0, end = fd_table().direct_end(); fd < end; ++fd) {
     std::uint32_t v = fd_table().get(fd);
     if (v == kIgnored || !(v & kWritten) || !slot_used(v)) continue;
     struct stat st;

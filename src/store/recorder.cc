@@ -100,11 +100,10 @@ ThreadLog* attach_thread() {
       std::atexit(on_process_exit);
     }
     std::size_t capacity = lvl == model::Level::kTrace ? cfg.trace_events : cfg.summary_slots;
-    // A trace log has two buffers (one may be with the background writer); a summary slot has
-    // its entry in the list of changed slots.
-    std::size_t per_item =
-        lvl == model::Level::kTrace ? 2 * sizeof(model::Event) : sizeof(SummarySlot) + sizeof(std::uint32_t);
-    if (r.memory.load() + capacity * per_item + ThreadLog::kWriteChunk > cfg.memory_limit) {
+    // A trace log has two buffers (one may be with the background writer).
+    std::size_t table = lvl == model::Level::kTrace ? capacity * 2 * sizeof(model::Event)
+                                                    : ThreadLog::summary_bytes(capacity);
+    if (r.memory.load() + table + ThreadLog::kWriteChunk > cfg.memory_limit) {
       // Degrade, never stop: a small summary table (coarser records, more frequent flushes).
       model::warn_once("memory-limit",
                        "memory limit PROVIO_MEMORY=%zu reached with %zu threads: new threads get "

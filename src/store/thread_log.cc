@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <new>
 #include <thread>
 
 #include "model/api_names.h"
@@ -14,6 +15,7 @@
 #include "model/iri.h"
 #include "model/log.h"
 #include "store/background_writer.h"
+#include "store/decimal.h"
 #include "store/incomplete.h"
 #include "store/recorder.h"
 #include "store/reentry.h"
@@ -43,12 +45,16 @@ std::size_t round_up_pow2(std::size_t n) {
   return p;
 }
 
-inline bool has_key(const SummarySlot* s, const model::Event& ev) {
+template <typename Key>
+inline bool has_key(const SummarySlot* s, const Key& ev) {
   return s && s->entity == ev.entity && s->other == ev.other && s->api == ev.api && s->op == ev.op &&
          s->flags == ev.flags;
 }
 
-inline std::size_t slot_hash(const model::Event& ev) {
+// Of an event or a slot (the same key fields). The index takes its low bits, and keeps its high
+// 32 bits so that a probe compares most mismatches without reading the slot.
+template <typename Key>
+inline std::size_t slot_hash(const Key& ev) {
   std::uint64_t k = (std::uint64_t{ev.entity} << 32) ^ ev.other;
   k ^= (std::uint64_t{ev.api} << 16 | std::uint64_t{static_cast<std::uint8_t>(ev.op)} << 8 | ev.flags) *
        0x9E3779B97F4A7C15ull;
@@ -74,12 +80,11 @@ using MeasureText = char[224];
 char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
                    std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
                    std::int64_t offset = model::kNoOffset) {
-  char* const limit = p + sizeof(MeasureText);
   auto put = [&](std::string_view s) {
     std::memcpy(p, s.data(), s.size());
     p += s.size();
   };
-  auto num = [&](auto v) { p = std::to_chars(p, limit, v).ptr; };
+  auto num = [&](auto v) { p = put_decimal(p, v); };
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
   if (offset != model::kNoOffset) {
     put(":offset ");
@@ -93,9 +98,7 @@ char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint6
   put(" ; :elapsed ");
   num(elapsed_ns / 1000000000u);
   *p++ = '.';
-  std::uint64_t frac = elapsed_ns % 1000000000u;
-  for (int i = 8; i >= 0; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
-  p += 9;
+  p = put_nine_digits(p, static_cast<std::uint32_t>(elapsed_ns % 1000000000u));
   put(" ; :start ");
   num(start_us - run_start_us);
   put(" ; :span ");
@@ -130,20 +133,16 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
     trace_heads_.reset(new TraceHead[kTraceHeads]);
   } else {
     std::size_t n = round_up_pow2(capacity);
-    slots_.reset(new SummarySlot[n]());
-    slot_mask_ = n - 1;
-    fine_limit_ = n - n / 4;
-    slots_limit_ = n - n / 8;
     slots_max_ = 16 * n;
-    dirty_.reset(new std::uint32_t[n]);
+    if (!allocate_summary(n)) throw std::bad_alloc();  // as the trace buffers' new[] would
   }
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
 }
 
 std::size_t ThreadLog::memory_bytes() const {
   // The formatting buffer is counted at its working size: it grows to that at the first flush.
-  return (slot_mask_ ? (slot_mask_ + 1) * (sizeof(SummarySlot) + sizeof(std::uint32_t)) : 0) +
-         2 * event_capacity_ * sizeof(model::Event) + kWriteChunk;
+  return (slot_mask_ ? summary_bytes(slot_mask_ + 1) : 0) + 2 * event_capacity_ * sizeof(model::Event) +
+         kWriteChunk;
 }
 
 bool ThreadLog::claim_contended(std::uint8_t expected) {
@@ -228,44 +227,55 @@ void ThreadLog::record(const Record& r) {
 }
 
 SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit) {
-  std::size_t i = slot_hash(key) & slot_mask_;
-  while (true) {
-    SummarySlot& s = slots_[i];
-    if (!s.used) {
+  std::size_t h = slot_hash(key);
+  std::uint64_t tag = static_cast<std::uint64_t>(h >> 32) << 32;
+  for (std::size_t i = h & slot_mask_;; i = (i + 1) & slot_mask_) {
+    std::uint64_t entry = index_[i];
+    if (entry == 0) {
       if (slots_used_ >= limit) return nullptr;
-      s = SummarySlot{key.entity, key.other, key.api, key.op, key.flags, true, false, 0, 0, 0, 0, 0};
-      ++slots_used_;
+      SummarySlot& s = slots_[slots_used_];
+      s = SummarySlot{key.entity, key.other, key.api, key.op, key.flags, false, 0, 0, 0, 0, 0};
+      index_[i] = tag | ++slots_used_;
       return &s;
     }
-    if (s.entity == key.entity && s.other == key.other && s.api == key.api && s.op == key.op &&
-        s.flags == key.flags) {
-      return &s;
+    if ((entry & ~std::uint64_t{0xFFFFFFFF}) == tag) {
+      SummarySlot& s = slots_[(entry & 0xFFFFFFFF) - 1];
+      if (has_key(&s, key)) return &s;
     }
-    i = (i + 1) & slot_mask_;
   }
+}
+
+bool ThreadLog::allocate_summary(std::size_t n) {
+  std::size_t limit = n - n / 8;
+  std::unique_ptr<std::uint64_t[]> index(new (std::nothrow) std::uint64_t[n]());
+  // Slots are written before they are read: no need to clear them.
+  std::unique_ptr<SummarySlot[]> slots(new (std::nothrow) SummarySlot[limit]);
+  std::unique_ptr<std::uint32_t[]> dirty(new (std::nothrow) std::uint32_t[limit]);
+  if (!index || !slots || !dirty) return false;
+  if (slots_used_)
+    std::memcpy(static_cast<void*>(slots.get()), slots_.get(), slots_used_ * sizeof(SummarySlot));
+  if (dirty_used_) std::memcpy(dirty.get(), dirty_.get(), dirty_used_ * sizeof(std::uint32_t));
+  index_.swap(index);
+  slots_.swap(slots);
+  dirty_.swap(dirty);
+  slot_mask_ = n - 1;
+  fine_limit_ = n - n / 4;
+  slots_limit_ = limit;
+  return true;
 }
 
 bool ThreadLog::grow_summary() {
   std::size_t n = slot_mask_ + 1, m = 2 * n;
-  if (m > slots_max_ || !reserve_memory(n * (sizeof(SummarySlot) + sizeof(std::uint32_t)))) return false;
-  std::unique_ptr<SummarySlot[]> slots(new (std::nothrow) SummarySlot[m]());
-  std::unique_ptr<std::uint32_t[]> dirty(new (std::nothrow) std::uint32_t[m]);
-  if (!slots || !dirty) return false;  // the reservation stays: this log keeps its claim
-  slots.swap(slots_);
-  dirty_.swap(dirty);
-  slot_mask_ = m - 1;
-  fine_limit_ = m - m / 4;
-  slots_limit_ = m - m / 8;
-  slots_used_ = dirty_used_ = 0;
-  recent_[0] = recent_[1] = nullptr;
-  for (std::size_t i = 0; i < n; ++i) {
-    const SummarySlot& old = slots[i];
-    if (!old.used) continue;
-    model::Event key{old.op, old.flags, old.api, old.entity, old.other};
-    SummarySlot* s = find_or_add(key, m);
-    *s = old;
-    if (s->count) dirty_[dirty_used_++] = static_cast<std::uint32_t>(s - slots_.get());
+  if (m > slots_max_ || !reserve_memory(summary_bytes(m) - summary_bytes(n))) return false;
+  if (!allocate_summary(m)) return false;  // the reservation stays: this log keeps its claim
+  // The slots moved; their numbers (dirty_) did not. Only the index is rebuilt.
+  for (std::size_t k = 0; k < slots_used_; ++k) {
+    std::size_t h = slot_hash(slots_[k]);
+    std::size_t i = h & slot_mask_;
+    while (index_[i] != 0) i = (i + 1) & slot_mask_;
+    index_[i] = (static_cast<std::uint64_t>(h >> 32) << 32) | (k + 1);
   }
+  recent_[0] = recent_[1] = nullptr;
   return true;
 }
 
@@ -311,7 +321,7 @@ inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
 }
 
 void ThreadLog::clear_summary() {
-  std::memset(static_cast<void*>(slots_.get()), 0, (slot_mask_ + 1) * sizeof(SummarySlot));
+  std::memset(index_.get(), 0, (slot_mask_ + 1) * sizeof(std::uint64_t));
   slots_used_ = 0;
   dirty_used_ = 0;
   recent_[0] = recent_[1] = nullptr;
@@ -489,7 +499,9 @@ void ThreadLog::declare_entity(EntityId id) {
   if (!e) return;
   if (e->parent != model::kNoEntity) declare_entity(e->parent);
   // Terms first: naming may declare a prefix, which must come before the block.
-  std::string parent = e->parent != model::kNoEntity ? names_.term(e->parent, out_) : std::string();
+  std::string& parent = term_copies_[0];  // a copy: naming `id` may move the parent's term
+  parent.clear();
+  if (e->parent != model::kNoEntity) parent = names_.term(e->parent, out_);
   const std::string& self = names_.term(id, out_);
   Turtle t(out_);
   t.name(self).name("a");
@@ -521,12 +533,21 @@ void ThreadLog::declare_entity(EntityId id) {
 
 // `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
 // pieces that need no escaping beyond the API name's.
-void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) const {
+const std::string& ThreadLog::api_local_name(model::ApiId api) {
+  if (api >= api_local_names_.size()) api_local_names_.resize(api + 1);
+  std::string& name = api_local_names_[api];
+  if (name.empty()) {
+    std::string encoded;
+    model::append_percent_encoded(encoded, model::api_name(api), false);
+    append_local_name(name, encoded);
+  }
+  return name;
+}
+
+void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) {
   term.assign(thread_term_);
   term += "\\/";
-  std::string api;
-  model::append_percent_encoded(api, model::api_name(s.api), false);
-  append_local_name(term, api);
+  term += api_local_name(s.api);
   term += '-';
   term += model::op_name(s.op);
   term += "-e";
@@ -545,8 +566,12 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
                                     EntityId entity, EntityId other) {
   declare_entity(entity);
   if (other != model::kNoEntity) declare_entity(other);
-  std::string e = names_.term(entity, out_);
-  std::string o = other != model::kNoEntity ? names_.term(other, out_) : std::string();
+  // Copies (naming one entity may move the other's term), into buffers reused across calls.
+  std::string& e = term_copies_[0];
+  std::string& o = term_copies_[1];
+  e = names_.term(entity, out_);
+  o.clear();
+  if (other != model::kNoEntity) o = names_.term(other, out_);
   model::OpTerms terms = model::terms(op);
   const model::Entity* other_entity = model::entity(other);
   bool version = other_entity && other_entity->cls == EntityClass::kVersion;
@@ -626,16 +651,16 @@ void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     const model::Event& ev = events[i];
     std::uint64_t seq = ++call_seq_;
-    TraceHead::Key key{ev.entity, ev.api, ev.op, ev.flags};
+    TraceHead::Key key{ev.entity, ev.other, ev.api, ev.op, ev.flags};
     TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
     // The same call on the same object as before: its entity is declared, its block head known.
     // Subject, head and measures go into one stack buffer: a string append per piece cost more
     // than the formatting. (A head too long for the buffer is described again instead.)
-    if (ev.other == model::kNoEntity && head.valid && head.key == key &&
+    if (head.valid && head.key == key &&
         thread_term_.size() + head.text.size() + sizeof(MeasureText) + 40 <= sizeof line) {
       char* p = put_text(line, thread_term_);
       p = put_text(p, "\\/c");
-      p = std::to_chars(p, line + sizeof line, seq).ptr;
+      p = put_decimal(p, seq);
       p = put_text(p, head.text);
       p = put_text(p, " ; ");
       p = put_measures(p, 1, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, run_start_us_,
@@ -651,7 +676,8 @@ void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
     std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
                                          ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
     Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
-    if (ev.other == model::kNoEntity) {
+    const model::Entity* other = model::entity(ev.other);
+    if (ev.other == model::kNoEntity || (other && other->cls == EntityClass::kVersion)) {
       head.key = key;
       head.text.assign(out_, block_start_ + act.size(), std::string::npos);
       head.valid = true;

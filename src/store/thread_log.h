@@ -14,6 +14,9 @@
 // since the previous one (docs/format.md). When the table is 3/4 full it doubles, up to 16 times
 // its first size and within the process's memory bound; past that, new keys are recorded on
 // their file (coarse activities); only a table full even of those is flushed and started afresh.
+// Slots are stored densely in order of creation and found through an index of 8-byte entries
+// (slot number and hash bits), so a new key writes one slot and one entry, and growing rehashes
+// the index only.
 #pragma once
 
 #include <sys/types.h>
@@ -41,7 +44,6 @@ struct SummarySlot {
   model::ApiId api;
   model::Op op;
   std::uint8_t flags;
-  bool used;
   bool described;
   std::uint64_t count;
   std::uint64_t bytes;
@@ -53,6 +55,11 @@ struct SummarySlot {
 class ThreadLog {
  public:
   enum State : std::uint8_t { kIdle, kOwner, kOutside };
+  // Memory of a summary table of `index_size` entries: index entry, slot and changed-slot entry.
+  static constexpr std::size_t summary_bytes(std::size_t index_size) {
+    return index_size * sizeof(std::uint64_t) +
+           (index_size - index_size / 8) * (sizeof(SummarySlot) + sizeof(std::uint32_t));
+  }
   // The formatting buffer is written out whenever it reaches this size.
   static constexpr std::size_t kWriteChunk = 64 << 10;
 
@@ -101,13 +108,18 @@ class ThreadLog {
   bool add_summary(const model::Event& ev);
   bool add_to_slot(SummarySlot& s, const model::Event& ev);
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
-  // Doubles the activity table (rare: allocates, rehashes); false if it may not grow.
+  // Doubles the activity table (rare: allocates, moves the slots, rehashes the index); false if
+  // it may not grow.
   bool grow_summary();
+  // Room for a table of `index_size` entries; false (nothing changed) when out of memory.
+  bool allocate_summary(std::size_t index_size);
   void clear_summary();
   void flush_locked(bool closing = false);
   void write_header();
   void declare_entity(model::EntityId id);
-  void activity_term_for(const SummarySlot& s, std::string& term) const;
+  void activity_term_for(const SummarySlot& s, std::string& term);
+  // The API's part of activity terms (percent-encoded, escaped as a local name), made once per API.
+  const std::string& api_local_name(model::ApiId api);
   // Starts the activity's block: class, API, thread, entity relation, flags (and writes the other
   // entity's derivation before it). The caller adds measures and ends the block.
   Turtle describe_activity(std::string_view act, model::Op op, model::ApiId api, std::uint8_t flags,
@@ -133,12 +145,13 @@ class ThreadLog {
   std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
 
   // summary
-  std::unique_ptr<SummarySlot[]> slots_;
+  std::unique_ptr<SummarySlot[]> slots_;    // slots_limit_ of them, the first slots_used_ in use
+  std::unique_ptr<std::uint64_t[]> index_;  // slot_mask_ + 1 entries: hash << 32 | slot + 1, 0 free
   std::size_t slot_mask_ = 0;
   std::size_t slots_used_ = 0;
   std::size_t fine_limit_ = 0;              // past this many slots, new keys go on their file (3/4)
   std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
-  std::size_t slots_max_ = 0;               // the table never grows beyond this many slots
+  std::size_t slots_max_ = 0;               // the index never grows beyond this many entries
   std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
   // The slots of the last two keys recorded, most recent first: a loop repeats one call (write)
   // or alternates two (open, close), and then needs no hash and no probe.
@@ -156,16 +169,19 @@ class ThreadLog {
   std::atomic<bool> in_flight_{false};
   std::uint64_t call_seq_ = 0;
 
-  // Trace: the block head (class to flags, after the subject) of recent (object, API, operation,
-  // flags), so that a repeated call costs its subject and measures. Direct-mapped, per file.
+  // Trace: the block head (class to flags, after the subject) of recent (object, other object,
+  // API, operation, flags), so that a repeated call costs its subject and measures. Only heads
+  // whose other object is none or a version (a read's) are kept: a rename's or copy's derivation
+  // names the call. Direct-mapped, per file.
   struct TraceHead {
     struct Key {
       model::EntityId entity;
+      model::EntityId other;
       model::ApiId api;
       model::Op op;
       std::uint8_t flags;
       bool operator==(const Key& o) const {
-        return entity == o.entity && api == o.api && op == o.op && flags == o.flags;
+        return entity == o.entity && other == o.other && api == o.api && op == o.op && flags == o.flags;
       }
     } key{};
     bool valid = false;
@@ -177,10 +193,12 @@ class ThreadLog {
   std::uint64_t next_flush_ns_ = 0;
   std::uint64_t flush_seq_ = 0;
   std::uint64_t recorded_ = 0;
-  std::unique_ptr<RecordBuffer> records_;  // workflow-level records; null until the first
-  std::vector<bool> declared_;             // entities already described in this file
-  FileNames names_;                        // prefixes and entity terms of this file
-  std::string out_;                        // formatting buffer, reused
+  std::unique_ptr<RecordBuffer> records_;     // workflow-level records; null until the first
+  std::vector<bool> declared_;                // entities already described in this file
+  std::vector<std::string> api_local_names_;  // by ApiId, for api_local_name()
+  std::string term_copies_[2];                // entity terms being written (declare/describe)
+  FileNames names_;                           // prefixes and entity terms of this file
+  std::string out_;                           // formatting buffer, reused
   OutputFile file_;
   bool header_written_ = false;
 };

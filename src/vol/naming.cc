@@ -1,6 +1,7 @@
 // Naming HDF5 objects as provenance entities (see naming.h).
 #include "vol/naming.h"
 
+#include <cstring>
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
@@ -42,47 +43,104 @@ std::string token_name(Obj* o) {
   return s;
 }
 
-}  // namespace
-
-// Interned through a small cache of absolute names so that the common case is one lookup and no
-// path canonicalisation. A relative name means another file after chdir, so it is resolved each
-// time.
-EntityId file_named_below(Obj* o) {
-  if (o->type == H5I_BADID) return kNoEntity;
-  QuietLookup quiet;
-  char stack_buf[512];
-  std::string heap_buf;
-  char* buf = stack_buf;
+// The last absolute name this thread looked up and its file: a program opening objects works in
+// one file at a time, and this answers it without the lock and the hash of the cache below.
+// Plain data, so the plugin can be unloaded while threads live on.
+struct LastFileName {
+  static constexpr std::size_t kMax = 256;
+  char name[kMax];
   std::size_t len = 0;
-  H5VL_file_get_args_t args{};
-  args.op_type = H5VL_FILE_GET_NAME;
-  args.args.get_name.type = o->type;
-  args.args.get_name.buf_size = sizeof stack_buf;
-  args.args.get_name.buf = buf;
-  args.args.get_name.file_name_len = &len;
-  if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return kNoEntity;
-  if (len >= sizeof stack_buf) {
-    heap_buf.assign(len + 1, '\0');
-    args.args.get_name.buf_size = heap_buf.size();
-    args.args.get_name.buf = buf = heap_buf.data();
-    if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return kNoEntity;
+  EntityId file = kNoEntity;
+};
+thread_local LastFileName tls_last_file;
+
+// The name of an object's file as the connector below gives it (H5Fget_name's: as the file was
+// opened, so possibly relative).
+class NameBelow {
+ public:
+  // False when the connector below cannot say.
+  bool ask(Obj* o) {
+    char* buf = stack_;
+    std::size_t len = 0;
+    H5VL_file_get_args_t args{};
+    args.op_type = H5VL_FILE_GET_NAME;
+    args.args.get_name.type = o->type;
+    args.args.get_name.buf_size = sizeof stack_;
+    args.args.get_name.buf = buf;
+    args.args.get_name.file_name_len = &len;
+    if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return false;
+    if (len >= sizeof stack_) {
+      heap_.assign(len + 1, '\0');
+      args.args.get_name.buf_size = heap_.size();
+      args.args.get_name.buf = buf = heap_.data();
+      if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return false;
+    }
+    name_ = std::string_view(buf, len);
+    return true;
   }
-  std::string_view name(buf, len);
+  std::string_view name() const { return name_; }
+
+ private:
+  char stack_[512];
+  std::string heap_;
+  std::string_view name_;
+};
+
+// The file of an open name, interned through a small cache of absolute names so that the common
+// case is one lookup and no path canonicalisation. A relative name means another file after
+// chdir, so it is resolved each time.
+EntityId file_of_open_name(std::string_view name) {
   if (name.empty() || name.front() != '/') {
     model::ErrnoSaver errno_saver;
     return model::file_entity(name);
   }
-  static std::mutex mutex;
-  static auto* cache = new std::unordered_map<std::string, EntityId>;  // open name -> file; never freed
-  static auto* probe = new std::string;  // the key looked up, reused: no allocation per lookup
-  std::lock_guard<std::mutex> lock(mutex);
-  probe->assign(name);
-  auto found = cache->find(*probe);
-  if (found != cache->end()) return found->second;
-  model::ErrnoSaver errno_saver;
-  EntityId f = model::file_entity(name);
-  if (cache->size() < 4096) cache->emplace(*probe, f);
+  LastFileName& last = tls_last_file;
+  if (last.file != kNoEntity && name == std::string_view(last.name, last.len)) return last.file;
+  EntityId f = kNoEntity;
+  {
+    static std::mutex mutex;
+    static auto* cache = new std::unordered_map<std::string, EntityId>;  // open name -> file; never freed
+    static auto* probe = new std::string;  // the key looked up, reused: no allocation per lookup
+    std::lock_guard<std::mutex> lock(mutex);
+    probe->assign(name);
+    auto found = cache->find(*probe);
+    if (found != cache->end()) {
+      f = found->second;
+    } else {
+      model::ErrnoSaver errno_saver;
+      f = model::file_entity(name);
+      if (cache->size() < 4096) cache->emplace(*probe, f);
+    }
+  }
+  if (name.size() <= LastFileName::kMax) {
+    std::memcpy(last.name, name.data(), name.size());
+    last.len = name.size();
+    last.file = f;
+  }
   return f;
+}
+
+}  // namespace
+
+EntityId file_named_below(Obj* o) {
+  if (o->type == H5I_BADID) return kNoEntity;
+  QuietLookup quiet(!o->native_under);  // the native connector names the file of any object
+  NameBelow below;
+  return below.ask(o) ? file_of_open_name(below.name()) : kNoEntity;
+}
+
+EntityId file_named_below(Obj* o, Obj* parent) {
+  if (o->type == H5I_BADID) return kNoEntity;
+  QuietLookup quiet(!o->native_under);
+  NameBelow mine, parents;
+  if (!mine.ask(o)) return kNoEntity;
+  // The parent's open file: the parent's entity, named when that file was opened. A relative name
+  // is then not resolved again (3.7 k instructions, and after a chdir another file's name).
+  if (parent->file != kNoEntity && parent->type != H5I_BADID && parents.ask(parent) &&
+      parents.name() == mine.name()) {
+    return parent->file;
+  }
+  return file_of_open_name(mine.name());
 }
 
 const std::string& path_of(Obj* o) {

@@ -27,6 +27,9 @@ inline model::EntityClass class_of(H5I_type_t t) {
 // The file the under connector says `o` lives in (H5Fget_name's name, as the file was opened);
 // kNoEntity when the under connector cannot say.
 model::EntityId file_named_below(Obj* o);
+// The same for a new child of `parent`: the parent's file when the connector below names the same
+// open file for both.
+model::EntityId file_named_below(Obj* o, Obj* parent);
 
 // The file of `o`, asking the under connector when the wrapper was made by HDF5 itself
 // (wrap_object) and so came without one.

@@ -25,7 +25,7 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
   bool in_parent =
       op == model::Op::kCreate && name && !std::strchr(name, '/') && loc && loc->type == H5VL_OBJECT_BY_SELF;
   EntityId parent_file = file_of(parent);
-  EntityId f = in_parent ? parent_file : file_named_below(o);
+  EntityId f = in_parent ? parent_file : file_named_below(o, parent);
   if (f != kNoEntity && f != parent_file) {
     o->file = f;
     o->path.clear();
@@ -123,7 +123,7 @@ std::int64_t extent_points(hid_t space) {
 
 std::int64_t points_of(Obj* o) {
   if (o->points >= 0) return o->points;
-  QuietLookup quiet;
+  QuietLookup quiet(!o->native_under);
   hid_t space = H5I_INVALID_HID;
   if (o->type == H5I_DATASET) {
     H5VL_dataset_get_args_t args{};

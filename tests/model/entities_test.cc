@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,33 @@ TEST(Entities, SameThingSameId) {
   EXPECT_EQ(entity(a)->cls, EntityClass::kAttribute);
   EXPECT_EQ(entity(kNoEntity), nullptr);
   EXPECT_EQ(object_entity(kNoEntity, "/x", EntityClass::kGroup), kNoEntity);
+}
+
+// Objects and attributes are found by (parent, kind, name) without their IRIs; the IRI still
+// decides what is the same thing.
+TEST(Entities, ChildrenByParentAndName) {
+  EntityId f = canonical_file_entity("/kids/a b.h5");
+  EntityId root = object_entity(f, "/", EntityClass::kGroup);
+  // A file's attributes are its root group's: one IRI, one entity, whichever way it is named.
+  EntityId on_file = attribute_entity(f, "x");
+  EXPECT_EQ(attribute_entity(root, "x"), on_file);
+  EXPECT_EQ(attribute_entity(f, "x"), on_file);
+  EXPECT_EQ(entity(on_file)->iri, "file:///kids/a%20b.h5#/@x");
+  // The same name as another kind of child, or under another parent, is another thing.
+  EntityId group = object_entity(f, "/x", EntityClass::kGroup);
+  EXPECT_NE(group, on_file);
+  EXPECT_NE(attribute_entity(group, "x"), on_file);
+  // Many children: the tables grow and keep finding every one.
+  std::vector<EntityId> ids;
+  for (int i = 0; i < 5000; ++i) ids.push_back(attribute_entity(group, "a" + std::to_string(i)));
+  for (int i = 0; i < 5000; ++i) EXPECT_EQ(attribute_entity(group, "a" + std::to_string(i)), ids[i]);
+  EXPECT_EQ(entity(ids[4999])->label, "a4999");
+  EXPECT_EQ(entity(ids[4999])->parent, group);
+  // A child's term is its IRI in <>; escaped when its parent's IRI needed escaping.
+  EXPECT_EQ(entity(ids[0])->term, "<file:///kids/a%20b.h5#/x@a0>");
+  EntityId rec = record_entity("urn:x y", "a record", "");
+  EXPECT_EQ(entity(rec)->term, "<urn:x%20y>");
+  EXPECT_EQ(entity(object_entity(rec, "/d", EntityClass::kDataset))->term, "<urn:x%20y#/d>");
 }
 
 TEST(Entities, ConcurrentInterningAgrees) {

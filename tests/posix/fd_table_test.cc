@@ -15,6 +15,20 @@ TEST(FdTable, DirectSlotsStartUnknownAndKeepValues) {
   EXPECT_EQ(t.get(7), kUnknown);
 }
 
+TEST(FdTable, DirectEndCoversEverySlotSet) {
+  FdTable& t = fd_table();
+  t.set(300, 7);
+  EXPECT_GE(t.direct_end(), 301);
+  int end = t.direct_end();
+  t.set(5, 8);  // lower descriptors do not lower it, clearing does not either
+  t.clear(300);
+  EXPECT_EQ(t.direct_end(), end);
+  t.set(FdTable::kDirect + 5, 9);  // overflow slots are not direct ones
+  EXPECT_EQ(t.direct_end(), end);
+  t.clear(5);
+  t.clear(FdTable::kDirect + 5);
+}
+
 TEST(FdTable, NegativeDescriptorsAreIgnored) {
   FdTable& t = fd_table();
   t.set(-1, 5);

@@ -94,6 +94,34 @@ TEST_F(Paths, CacheIsDroppedWhenNamesChange) {
   EXPECT_EQ(path_of(path_entity(AT_FDCWD, at("s").c_str(), true, model::EntityClass::kFile)), at("b"));
 }
 
+// The cache answers a repeated name from its last entry: by the name's bytes and the lookup's
+// kind, never by the buffer (programs reuse one buffer for every name they build).
+TEST_F(Paths, LastNameIsComparedByContentAndKind) {
+  touch("a1");
+  touch("a2");
+  touch("a10");
+  ASSERT_EQ(symlink("a1", at("s").c_str()), 0);
+  std::string buf = at("a1");
+  auto file = [&buf](bool follow) {
+    return path_entity(AT_FDCWD, buf.c_str(), follow, model::EntityClass::kFile);
+  };
+  model::EntityId a1 = file(true);
+  EXPECT_EQ(path_of(a1), at("a1"));
+  EXPECT_EQ(file(true), a1);
+  buf.back() = '2';  // same buffer, same length, another name
+  EXPECT_EQ(path_of(file(true)), at("a2"));
+  buf = at("a10");  // a longer name sharing the last one's bytes
+  EXPECT_EQ(path_of(file(true)), at("a10"));
+  buf = at("s");  // followed and not followed: two entries for one name
+  EXPECT_EQ(file(true), a1);
+  EXPECT_EQ(path_of(file(false)), at("s"));
+  EXPECT_EQ(file(true), a1);
+  // A directory class is another kind of lookup too.
+  EXPECT_EQ(path_entity(AT_FDCWD, dir_.c_str(), true, model::EntityClass::kDirectory),
+            path_entity(AT_FDCWD, dir_.c_str(), true, model::EntityClass::kDirectory));
+  EXPECT_NE(path_entity(AT_FDCWD, dir_.c_str(), true, model::EntityClass::kDirectory), model::kNoEntity);
+}
+
 TEST_F(Paths, SearchPathFindsExecutables) {
   EXPECT_EQ(search_path("/bin/sh"), "/bin/sh");
   EXPECT_FALSE(search_path("sh").empty());
