@@ -1,0 +1,347 @@
+// The Turtle a ThreadLog writes at a flush (see thread_log.h): the header, entity declarations,
+// summary activities and traced calls, in the compact form docs/format.md describes. Kept apart
+// from thread_log.cc, which records, aggregates and decides when to flush.
+#include <charconv>
+#include <cstring>
+
+#include "model/api_names.h"
+#include "model/clock.h"
+#include "model/entities.h"
+#include "model/identity.h"
+#include "model/iri.h"
+#include "store/decimal.h"
+#include "store/thread_log.h"
+#include "store/turtle.h"
+
+namespace provio::store {
+namespace {
+
+using model::EntityClass;
+using model::EntityId;
+using model::Op;
+
+void append_decimal(std::string& out, std::uint64_t n) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, n);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+// "provio:Read" → ":Read" (the raw files' short name for provio).
+std::string_view short_term(std::string_view provio_term) {
+  return provio_term.substr(provio_term.find(':'));
+}
+
+// The measures of a summary part or trace call, continuing a block (or starting its predicates).
+// Times are µs after the program's start (`run_start_us`) and µs from start to end: prov-merge
+// turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
+using MeasureText = char[224];
+
+// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" written at `p`, which has
+// room for sizeof(MeasureText) bytes; returns the end. Built in stack memory and appended once,
+// since this runs for every traced call.
+char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
+                   std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
+                   std::int64_t offset = model::kNoOffset) {
+  auto put = [&](std::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
+  auto num = [&](auto v) { p = put_decimal(p, v); };
+  std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
+  if (offset != model::kNoOffset) {
+    put(":offset ");
+    num(offset);
+    put(" ; ");
+  }
+  put(":count ");
+  num(count);
+  put(" ; :bytes ");
+  num(bytes);
+  put(" ; :elapsed ");
+  num(elapsed_ns / 1000000000u);
+  *p++ = '.';
+  p = put_nine_digits(p, static_cast<std::uint32_t>(elapsed_ns % 1000000000u));
+  put(" ; :start ");
+  num(start_us - run_start_us);
+  put(" ; :span ");
+  num(static_cast<std::int64_t>(end_ns / 1000) - start_us);
+  return p;
+}
+
+std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
+                                 std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
+                                 std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
+  char* end = put_measures(buf, count, bytes, elapsed_ns, start_ns, end_ns, run_start_us, offset);
+  return std::string_view(buf, static_cast<std::size_t>(end - buf));
+}
+
+char* put_text(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+}  // namespace
+
+void ThreadLog::write_header() {
+  header_written_ = true;
+  const model::Identity& id = model::identity();
+  out_ += model::kTurtlePrefixes;
+  // The compact names of the blocks below: ":" for provio (the most frequent namespace), t: for
+  // the threads of this program execution (this thread is t:<index>).
+  out_ += "@prefix : <http://www.w3.org/ns/provio#> .\n@prefix t: ";
+  model::append_iri_term(out_, id.exec_iri + "/thread/");
+  out_ += " .\n";
+  thread_iri_ = id.exec_iri + "/thread/" + std::to_string(thread_index_);
+  run_start_us_ = static_cast<std::int64_t>(id.start_ns / 1000);
+  thread_term_ = "t:" + std::to_string(thread_index_);
+
+  // Agent classes imply prov:Agent; prov-merge adds it (docs/format.md).
+  Turtle(out_)
+      .iri(id.user_iri)
+      .name("a")
+      .name("provio:User")
+      .pred("provio:userName")
+      .str(id.user)
+      .pred("provio:uid")
+      .u64(id.uid)
+      .end();
+  const std::string& x = id.exec_iri;
+  Turtle t(out_);
+  t.iri(x).name("a").name("provio:Program").pred("prov:actedOnBehalfOf").iri(id.user_iri);
+  t.pred("provio:executable").str(id.executable).pred("provio:commandLine").str(id.command_line);
+  if (!id.working_directory.empty()) t.pred("provio:workingDirectory").str(id.working_directory);
+  t.pred("provio:pid").u64(static_cast<std::uint64_t>(id.pid)).pred("provio:host").str(id.host);
+  t.pred("provio:startTime").time(id.start_ns);
+  if (!id.parent_exec_iri.empty()) t.pred("provio:parentRun").iri(id.parent_exec_iri);
+  if (!id.workflow.empty()) t.pred("provio:workflow").str(id.workflow);
+  if (!id.campaign.empty()) t.pred("provio:campaign").str(id.campaign);
+  if (!id.job_iri.empty()) t.pred("provio:job").iri(id.job_iri);
+  std::string rank_iri;
+  if (id.rank >= 0) {
+    rank_iri = id.rank_iri.empty() ? x + "/rank/" + std::to_string(id.rank) : id.rank_iri;
+    t.pred("provio:rank").iri(rank_iri);
+  }
+  t.end();
+  if (!id.job_iri.empty()) {
+    Turtle(out_).iri(id.job_iri).name("a").name("provio:Job").pred("provio:jobId").str(id.job_id).end();
+  }
+  if (!rank_iri.empty()) {
+    Turtle(out_)
+        .iri(rank_iri)
+        .name("a")
+        .name("provio:Rank")
+        .pred("provio:rankNumber")
+        .u64(static_cast<std::uint64_t>(id.rank))
+        .pred("prov:actedOnBehalfOf")
+        .iri(id.user_iri)
+        .end();
+  }
+  Turtle(out_)
+      .name(thread_term_)
+      .name("a")
+      .name("provio:Thread")
+      .pred("prov:actedOnBehalfOf")
+      .iri(x)
+      .pred("provio:threadIndex")
+      .u64(thread_index_)
+      .pred("provio:tid")
+      .u64(static_cast<std::uint64_t>(tid_))
+      .end();
+}
+
+void ThreadLog::declare_entity(EntityId id) {
+  if (id >= declared_.size()) declared_.resize(std::max<std::size_t>(id + 1, declared_.size() * 2));
+  if (declared_[id]) return;
+  declared_[id] = true;
+  const model::Entity* e = model::entity(id);
+  if (!e) return;
+  if (e->parent != model::kNoEntity) declare_entity(e->parent);
+  // Terms first: naming may declare a prefix, which must come before the block.
+  std::string& parent = term_copies_[0];  // a copy: naming `id` may move the parent's term
+  parent.clear();
+  if (e->parent != model::kNoEntity) parent = names_.term(e->parent, out_);
+  const std::string& self = names_.term(id, out_);
+  Turtle t(out_);
+  t.name(self).name("a");
+  switch (e->cls) {
+    case EntityClass::kFile:
+    case EntityClass::kDirectory:
+      t.name(short_term(model::class_term(e->cls))).pred(":path").str(e->label);
+      break;
+    case EntityClass::kVersion: t.name(":Version").pred("prov:specializationOf").name(parent); break;
+    case EntityClass::kAttribute:
+      t.name(":Attribute").pred(":name").str(e->label);
+      if (!parent.empty()) t.pred(":attributeOf").name(parent);
+      break;
+    case EntityClass::kRecord:
+      // A caller's class may be anything: prov:Entity is written, not implied.
+      t.name("prov:Entity");
+      if (!e->type.empty() && e->type.front() == '<')
+        t.also().iri(e->type.substr(1, e->type.size() - 2));
+      else if (!e->type.empty())
+        t.also().name(e->type);
+      t.pred("rdfs:label").str(e->label);
+      break;
+    default:
+      t.name(short_term(model::class_term(e->cls))).pred(":objectPath").str(e->label);
+      if (!parent.empty()) t.pred(":inFile").name(parent);
+  }
+  t.end();
+}
+
+// `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
+// pieces that need no escaping beyond the API name's.
+const std::string& ThreadLog::api_local_name(model::ApiId api) {
+  if (api >= api_local_names_.size()) api_local_names_.resize(api + 1);
+  std::string& name = api_local_names_[api];
+  if (name.empty()) {
+    std::string encoded;
+    model::append_percent_encoded(encoded, model::api_name(api), false);
+    append_local_name(name, encoded);
+  }
+  return name;
+}
+
+void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) {
+  term.assign(thread_term_);
+  term += "\\/";
+  term += api_local_name(s.api);
+  term += '-';
+  term += model::op_name(s.op);
+  term += "-e";
+  append_decimal(term, s.entity);
+  if (s.other != model::kNoEntity) {
+    term += '-';
+    append_decimal(term, s.other);
+  }
+  if (s.flags) {
+    term += "-f";
+    append_decimal(term, s.flags);
+  }
+}
+
+Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId api, std::uint8_t flags,
+                                    EntityId entity, EntityId other) {
+  declare_entity(entity);
+  if (other != model::kNoEntity) declare_entity(other);
+  // Copies (naming one entity may move the other's term), into buffers reused across calls.
+  std::string& e = term_copies_[0];
+  std::string& o = term_copies_[1];
+  e = names_.term(entity, out_);
+  o.clear();
+  if (other != model::kNoEntity) o = names_.term(other, out_);
+  model::OpTerms terms = model::terms(op);
+  const model::Entity* other_entity = model::entity(other);
+  bool version = other_entity && other_entity->cls == EntityClass::kVersion;
+  if (!o.empty() && !e.empty() && !version) {
+    // rename, copy, link: the new name is derived from the old and inherits its history
+    Turtle(out_).name(o).name("prov:wasDerivedFrom").name(e).pred("prov:wasGeneratedBy").name(act).end();
+  }
+  // prov:Activity, the inverse relations and attribution follow from the class and the thread;
+  // prov-merge adds them (docs/format.md).
+  block_start_ = out_.size();
+  Turtle t(out_);
+  t.name(act).name("a").name(short_term(terms.activity_class));
+  t.pred(":api").str(model::api_name(api));
+  t.pred("prov:wasAssociatedWith").name(thread_term_);
+  if (!e.empty()) t.pred(terms.generates ? "prov:generated" : "prov:used").name(e);
+  // A version: what a close (or the exit of a writer) left, what an open or first read found.
+  if (version && !o.empty()) {
+    bool generated = model::generates_version(op);
+    if (generated == terms.generates && !e.empty())
+      t.also().name(o);
+    else
+      t.pred(generated ? "prov:generated" : "prov:used").name(o);
+  }
+  if (flags & model::kFlagCollective) t.pred(":transfer").str("collective");
+  if (flags & model::kFlagIndependent) t.pred(":transfer").str("independent");
+  if (flags & model::kFlagNested) t.pred(":nested").name("true");
+  if (flags & model::kFlagCoarse) t.pred(":coarse").name("true");
+  return t;
+}
+
+void ThreadLog::write_chunk_if_full() {
+  if (out_.size() >= kWriteChunk) {
+    file_.write(out_);
+    out_.clear();
+  }
+}
+
+void ThreadLog::write_summaries() {
+  std::string act, part;
+  for (std::size_t k = 0; k < dirty_used_; ++k) {
+    SummarySlot& s = slots_[dirty_[k]];
+    activity_term_for(s, act);
+    bool inline_measures = !s.described && !restarted_;
+    if (!s.described) {
+      Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
+      MeasureText buf;
+      if (inline_measures)
+        t.more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
+                               run_start_us_));
+      t.end();
+      s.described = true;
+    }
+    if (!inline_measures) {
+      // Later flushes: a part named by this flush number with what happened since the last one;
+      // prov-merge sums the parts into the activity (docs/format.md).
+      part.assign(act);
+      part += "\\/p";
+      append_decimal(part, flush_seq_);
+      Turtle(out_).name(act).name(":partial").name(part).end();
+      MeasureText buf;
+      Turtle(out_)
+          .name(part)
+          .more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
+                                run_start_us_))
+          .end();
+    }
+    s.count = s.bytes = s.elapsed_ns = 0;
+    write_chunk_if_full();
+  }
+  dirty_used_ = 0;
+}
+
+void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
+  std::string act;
+  MeasureText buf;
+  char line[1024];  // a repeated call's whole statement, appended at once
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::Event& ev = events[i];
+    std::uint64_t seq = ++call_seq_;
+    TraceHead::Key key{ev.entity, ev.other, ev.api, ev.op, ev.flags};
+    TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
+    // The same call on the same object as before: its entity is declared, its block head known.
+    // Subject, head and measures go into one stack buffer: a string append per piece cost more
+    // than the formatting. (A head too long for the buffer is described again instead.)
+    if (head.valid && head.key == key &&
+        thread_term_.size() + head.text.size() + sizeof(MeasureText) + 40 <= sizeof line) {
+      char* p = put_text(line, thread_term_);
+      p = put_text(p, "\\/c");
+      p = put_decimal(p, seq);
+      p = put_text(p, head.text);
+      p = put_text(p, " ; ");
+      p = put_measures(p, 1, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, run_start_us_,
+                       ev.offset);
+      p = put_text(p, " .\n");
+      out_.append(line, static_cast<std::size_t>(p - line));
+      write_chunk_if_full();
+      continue;
+    }
+    act.assign(thread_term_);
+    act += "\\/c";
+    append_decimal(act, seq);
+    std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
+                                         ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
+    Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
+    const model::Entity* other = model::entity(ev.other);
+    if (ev.other == model::kNoEntity || (other && other->cls == EntityClass::kVersion)) {
+      head.key = key;
+      head.text.assign(out_, block_start_ + act.size(), std::string::npos);
+      head.valid = true;
+    }
+    t.more(m).end();
+    write_chunk_if_full();
+  }
+}
+
+}  // namespace provio::store
