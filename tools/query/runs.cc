@@ -8,35 +8,40 @@
 
 namespace provio::query {
 
-Runs::Runs(View& v) : v_(v) {
-  std::unordered_map<std::string, std::vector<std::string>> by_key;
-  for (const auto& p : v.programs()) {
-    std::string key = run_key(v.program(p));
-    if (key.empty()) {
-      run_of_[p] = p;
-      ranks_[p] = {p};
-      continue;
-    }
-    by_key[key].push_back(p);
+Runs::Runs(View& v) : v_(v) {}
+
+// Grouped on demand, from the program executions of `program`'s job only: a campaign's graph (and
+// a server's, through --endpoint) holds thousands of programs that a question never names.
+void Runs::group(const std::string& program) const {
+  if (run_of_.count(program)) return;
+  std::string key = run_key(v_.program(program));
+  if (key.empty()) {
+    run_of_[program] = program;
+    ranks_[program] = {program};
+    return;
   }
-  for (auto& [key, programs] : by_key) {
-    std::sort(programs.begin(), programs.end(), [&](const std::string& a, const std::string& b) {
-      long ra = std::strtol(v.program(a).rank.c_str(), nullptr, 10);
-      long rb = std::strtol(v.program(b).rank.c_str(), nullptr, 10);
-      return std::tie(ra, a) < std::tie(rb, b);
-    });
-    for (const auto& p : programs) run_of_[p] = programs.front();
-    ranks_[programs.front()] = std::move(programs);
-  }
+  std::vector<std::string> programs;
+  for (auto& p : v_.graph().subjects(provio("job"), v_.graph().value(program, provio("job"))))
+    if (run_key(v_.program(p)) == key) programs.push_back(std::move(p));
+  if (programs.empty()) programs.push_back(program);  // a graph not yet complete (remote rounds)
+  std::sort(programs.begin(), programs.end(), [&](const std::string& a, const std::string& b) {
+    long ra = std::strtol(v_.program(a).rank.c_str(), nullptr, 10);
+    long rb = std::strtol(v_.program(b).rank.c_str(), nullptr, 10);
+    return std::tie(ra, a) < std::tie(rb, b);
+  });
+  for (const auto& p : programs) run_of_[p] = programs.front();
+  ranks_[programs.front()] = std::move(programs);
 }
 
 const std::string& Runs::run_of(const std::string& program) const {
+  group(program);
   auto it = run_of_.find(program);
   return it == run_of_.end() ? program : it->second;
 }
 
 const std::vector<std::string>& Runs::ranks(const std::string& run) const {
   static const std::vector<std::string> none;
+  group(run);
   auto it = ranks_.find(run);
   return it == ranks_.end() ? none : it->second;
 }

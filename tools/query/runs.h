@@ -29,9 +29,11 @@ class Runs {
   View& view() const;
 
  private:
+  void group(const std::string& program) const;
+
   View& v_;
-  std::unordered_map<std::string, std::string> run_of_;
-  std::unordered_map<std::string, std::vector<std::string>> ranks_;
+  mutable std::unordered_map<std::string, std::string> run_of_;
+  mutable std::unordered_map<std::string, std::vector<std::string>> ranks_;
 };
 
 // Lineage steps with program executions replaced by their runs: a run appears once, at the
