@@ -2,7 +2,6 @@
 // stat: any process that sees the same content names it alike, with no coordination.
 #include "posix/versions.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -153,15 +152,6 @@ void end_run(Run& r) {
   r = Run{};
 }
 
-void forget_runs_in_fork_child() {
-  if (tls_runs) *tls_runs = Runs{};
-}
-
-void end_runs_before_fork() {
-  // The child may read what this thread wrote: name it first (the child forgets the runs).
-  if (!tls_inside && active()) end_write_runs();
-}
-
 struct RunsAtThreadExit {
   ~RunsAtThreadExit() {
     end_write_runs();
@@ -180,9 +170,6 @@ Run* new_run(model::EntityId file) {
     tls_runs = new (std::nothrow) Runs;
     if (!tls_runs) return nullptr;
     static_cast<void>(tls_runs_at_exit);  // registers the thread-exit destructor
-    static std::atomic<bool> fork_handlers{false};
-    if (!fork_handlers.exchange(true, std::memory_order_relaxed))
-      pthread_atfork(end_runs_before_fork, nullptr, forget_runs_in_fork_child);
   }
   Run& r = tls_runs->slot[file % kRuns];
   end_run(r);
@@ -261,6 +248,14 @@ void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_
 void end_write_runs() {
   if (Runs* t = tls_runs)
     for (Run& r : t->slot) end_run(r);
+}
+
+void end_write_runs_before_fork() {
+  if (!tls_inside && active()) end_write_runs();
+}
+
+void forget_write_runs() {
+  if (tls_runs) *tls_runs = Runs{};
 }
 
 }  // namespace provio::posix

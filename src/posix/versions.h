@@ -63,5 +63,9 @@ void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_
 // Ends the calling thread's runs of write epochs, recording their held closes with the versions
 // they left: the process is ending (exit, _exit, a terminating signal).
 void end_write_runs();
+// fork (wrapper.cc's handlers): the forking thread's runs end first, since the child may read what
+// it wrote; the child forgets the copies it inherited.
+void end_write_runs_before_fork();
+void forget_write_runs();
 
 }  // namespace provio::posix

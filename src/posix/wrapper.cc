@@ -15,6 +15,7 @@
 #include "posix/fd_table.h"
 #include "posix/paths.h"
 #include "posix/process_end.h"
+#include "posix/versions.h"
 #include "store/recorder.h"
 
 namespace provio::posix {
@@ -115,6 +116,7 @@ void report_missing(const char* name) {
 namespace {
 
 void before_fork() {
+  end_write_runs_before_fork();
   FdTable::lock_for_fork();
 }
 void after_fork_parent() {
@@ -122,6 +124,7 @@ void after_fork_parent() {
 }
 void after_fork_child() {
   FdTable::unlock_after_fork();
+  forget_write_runs();
   // The child is a new program execution (its parent: the one that forked). The core does this
   // too once it has recorded something; the call is idempotent, and this makes it happen even in
   // a process (a shell) that forks before its first recorded event.

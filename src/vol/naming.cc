@@ -134,9 +134,11 @@ EntityId file_named_below(Obj* o, Obj* parent) {
   QuietLookup quiet(!o->native_under);
   NameBelow mine, parents;
   if (!mine.ask(o)) return kNoEntity;
-  // The parent's open file: the parent's entity, named when that file was opened. A relative name
-  // is then not resolved again (3.7 k instructions, and after a chdir another file's name).
-  if (parent->file != kNoEntity && parent->type != H5I_BADID && parents.ask(parent) &&
+  // A relative name is the parent's open file when the parent names the same: the parent's entity,
+  // named when that file was opened. It is then not resolved again (3.7 k instructions, and after
+  // a chdir another file's name). An absolute name is answered by the caches without a second ask.
+  bool relative = mine.name().empty() || mine.name().front() != '/';
+  if (relative && parent->file != kNoEntity && parent->type != H5I_BADID && parents.ask(parent) &&
       parents.name() == mine.name()) {
     return parent->file;
   }
