@@ -21,6 +21,7 @@
 #include "model/clock.h"
 #include "model/errno_saver.h"
 #include "model/event.h"
+#include "model/tick_clock.h"
 #include "store/recorder.h"
 
 namespace provio::posix {
@@ -95,68 +96,12 @@ Fn Symbol<Fn>::resolve() const {
   return f;
 }
 
-// Timing of one real call: wall-clock start and monotonic duration.
-struct Timing {
-  std::uint64_t start_ns;
-  std::uint64_t elapsed_ns;
-};
-
-// Timing costs most of a recorded call, so it is done cheaply: two reads of the CPU's time-stamp
-// counter (~11 ns each here, against ~29 ns for a vDSO clock_gettime) where the counter is
-// invariant (x86-64 with constant_tsc and nonstop_tsc, and the kernel's clocksource is tsc),
-// converted to ns with a scale calibrated against CLOCK_MONOTONIC over the process's lifetime.
-// Elsewhere, and in a process's first 50 ms while the scale is unknown, two monotonic reads. The
-// wall-clock start is a per-thread base re-read every second plus the time since, so a clock step
-// shows in start times within a second and durations never see it.
-struct ThreadClock {
-  std::uint64_t tick_base;     // counter at the last refresh
-  std::uint64_t tick_wall;     // wall clock then
-  std::uint64_t tick_refresh;  // counter value after which to refresh
-  std::uint64_t tick_scale;    // ns per tick << 32 for this base
-  std::uint64_t mono_offset;   // wall − monotonic
-  std::uint64_t mono_refresh;  // monotonic ns after which to refresh
-};
-inline thread_local ThreadClock tls_clock __attribute__((tls_model("initial-exec"))) = {0, 0, 0, 0, 0, 0};
-// ns per tick << 32; 0 while unknown or when the counter is not used.
-extern std::atomic<std::uint64_t> g_tick_scale;
-
-inline std::uint64_t read_counter() {
-#if defined(__x86_64__)
-  return __builtin_ia32_rdtsc();
-#else
-  return 0;  // never used: the counter is only used on x86-64 (g_tick_scale stays 0)
-#endif
-}
-void refresh_counter_base(std::uint64_t ticks);
-void refresh_mono_base(std::uint64_t mono);  // also calibrates the counter when it is time
-
-inline std::uint64_t ticks_to_ns(std::uint64_t ticks, std::uint64_t scale) {
-  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(ticks) * scale) >> 32);
-}
-
-class CallTimer {
- public:
-  CallTimer()
-      : counter_(g_tick_scale.load(std::memory_order_relaxed) != 0),
-        start_(counter_ ? read_counter() : model::clock::mono_ns()) {}
-
-  Timing stop() const {
-    ThreadClock& c = tls_clock;
-    if (counter_) {
-      std::uint64_t end = read_counter();
-      if (start_ >= c.tick_refresh || start_ < c.tick_base) refresh_counter_base(start_);
-      std::uint64_t elapsed = end > start_ ? ticks_to_ns(end - start_, c.tick_scale) : 0;
-      return Timing{c.tick_wall + ticks_to_ns(start_ - c.tick_base, c.tick_scale), elapsed};
-    }
-    std::uint64_t end = model::clock::mono_ns();
-    if (start_ >= c.mono_refresh) refresh_mono_base(start_);
-    return Timing{start_ + c.mono_offset, end - start_};
-  }
-
- private:
-  bool counter_;
-  std::uint64_t start_;
-};
+// Timing of one real call (model/tick_clock.h). The thread's clock bases are initial-exec TLS:
+// the shim is loaded at start-up by LD_PRELOAD.
+using model::clock::CallTimer;
+using model::clock::Timing;
+inline thread_local model::clock::ThreadClock tls_clock
+    __attribute__((tls_model("initial-exec"))) = {0, 0, 0, 0, 0, 0};
 
 template <typename R>
 R failure_value() {
@@ -192,7 +137,7 @@ auto traced(const Symbol<Fn>& sym, Record&& record, Args... args) {
   // through the symbols we interpose, so the real call itself never comes back here).
   CallTimer timer;
   R result = fn(args...);
-  Timing timing = timer.stop();
+  Timing timing = timer.stop(tls_clock);
   model::ErrnoSaver saved;  // errno as the real call left it, restored on every exit
   Inside inside;
   try {

@@ -201,8 +201,9 @@ void record_transfers(Op op, bool multi, std::size_t count, void* dset[], hid_t 
   }
   for (std::size_t i = 0; i < count; ++i) {
     Timing share = t;
-    share.elapsed = total ? static_cast<std::uint64_t>(static_cast<long double>(t.elapsed) * bytes[i] / total)
-                          : t.elapsed / count;
+    share.elapsed_ns =
+        total ? static_cast<std::uint64_t>(static_cast<long double>(t.elapsed_ns) * bytes[i] / total)
+              : t.elapsed_ns / count;
     emit(op, api, entity_of(as_obj(dset[i])), share, bytes[i], flags);
   }
 }

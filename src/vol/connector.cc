@@ -47,6 +47,7 @@ herr_t get_cap_flags(const void* p, uint64_t* flags) {
 }
 
 herr_t initialize(hid_t) {
+  model::clock::start_tick_clock();  // once per process, shared with the preload shim
   return 0;
 }
 herr_t terminate() {

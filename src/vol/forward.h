@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "model/clock.h"
+#include "model/tick_clock.h"
 #include "store/recorder.h"
 #include "vol/naming.h"
 #include "vol/object.h"
@@ -27,14 +27,13 @@ struct Scope {
   bool on = store::enabled();
 };
 
-// Runs `f`, timing it into `t` when `on` (monotonic duration, wall-clock start: record.h).
+// Runs `f`, timing it into `t` when `on` (wall-clock start, monotonic duration: tick_clock.h).
 template <typename F>
 auto timed(bool on, Timing& t, F&& f) {
   if (!on) return f();
-  const std::uint64_t start = model::clock::mono_ns();
+  model::clock::CallTimer timer;
   auto r = f();
-  t.elapsed = model::clock::mono_ns() - start;
-  t.start = wall_at(start);
+  t = timer.stop(tls_clock);
   return r;
 }
 

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstring>
 
-#include "model/clock.h"
 #include "model/identity.h"
 #include "vol/error_stack.h"
 #include "vol/naming.h"
@@ -35,23 +34,6 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
   }
   if (!tracks(class_of(o->type))) return;
   emit(op, api, entity_of(o), t);
-}
-
-std::uint64_t wall_at(std::uint64_t mono) {
-  constexpr std::int64_t kResampleNs = 1000000;
-  static std::atomic<std::uint64_t> sampled{0};  // monotonic time of the last sample
-  static std::atomic<std::int64_t> offset{0};    // wall − monotonic then
-  std::uint64_t at = sampled.load(std::memory_order_relaxed);
-  std::int64_t age = static_cast<std::int64_t>(mono - at);
-  if (at != 0 && age >= 0 && age <= kResampleNs) {
-    return mono + static_cast<std::uint64_t>(offset.load(std::memory_order_relaxed));
-  }
-  std::uint64_t wall = model::clock::wall_ns();
-  std::uint64_t now = model::clock::mono_ns();
-  std::int64_t off = static_cast<std::int64_t>(wall - now);
-  offset.store(off, std::memory_order_relaxed);
-  sampled.store(now, std::memory_order_relaxed);
-  return mono + static_cast<std::uint64_t>(off);
 }
 
 void refine_rank() {

@@ -10,22 +10,18 @@
 
 #include "model/config.h"
 #include "model/entities.h"
+#include "model/tick_clock.h"
 #include "store/recorder.h"
 #include "vol/object.h"
 
 namespace provio::vol {
 
-// Start and duration of the underlying call only.
-struct Timing {
-  std::uint64_t start = 0;
-  std::uint64_t elapsed = 0;
-};
+// Start (wall clock) and duration (monotonic) of the underlying call only.
+using Timing = model::clock::Timing;
 
-// The wall-clock time (ns since the epoch) at monotonic time `mono`: `mono` plus the
-// wall − monotonic offset, re-read when more than a millisecond old. A call is then timed with
-// two clock reads instead of three; a clock step shows within 1 ms, and NTP slewing moves the
-// offset by less than a microsecond in that time.
-std::uint64_t wall_at(std::uint64_t mono);
+// This thread's clock bases (model/tick_clock.h). Default TLS model: the plugin is loaded by
+// dlopen, where initial-exec TLS may find no static TLS space left and fail the load.
+inline thread_local model::clock::ThreadClock tls_clock = {0, 0, 0, 0, 0, 0};
 
 inline bool tracks(model::EntityClass c) {
   return model::config().tracks(c);
@@ -35,7 +31,7 @@ inline bool tracks(model::EntityClass c) {
 inline void emit(model::Op op, model::ApiId api, model::EntityId e, const Timing& t, std::uint64_t bytes = 0,
                  std::uint8_t flags = model::kFlagNone, model::EntityId other = model::kNoEntity) {
   if (e == model::kNoEntity) return;
-  store::record({op, flags, api, e, other, bytes, model::kNoOffset, t.start, t.elapsed});
+  store::record({op, flags, api, e, other, bytes, model::kNoOffset, t.start_ns, t.elapsed_ns});
 }
 
 // Names the new child wrapper `o` of `parent` (created or opened as (loc, name)) and records it.
