@@ -107,9 +107,10 @@ class Registry {
     });
     if (found != kNoEntity) return found;
     bool limited = false;
-    EntityId id = intern_locked(cls, parent, iri_of(), name, {}, &limited, sep);
-    // Past the limit, a later call may warn. An IRI met before under another key (a file's
-    // attribute is its root group's) stays reachable through that IRI only.
+    EntityId id =
+        intern_locked(cls, parent, iri_of(), name, {}, &limited, sep, unique_iri(sep, name) && !has_records_);
+    // Past the limit, a later call may warn. An IRI met before under another key (a record's)
+    // stays reachable through that IRI only.
     if (!limited && entry(id).sep == sep && entry(id).entity.parent == parent &&
         entry(id).entity.label == name) {
       children_.add(h, id, [this](EntityId e) { return child_hash(e); });
@@ -129,7 +130,9 @@ class Registry {
  private:
   struct Entry {
     Entity entity;
-    char sep = 0;  // the kind of child it was interned as (intern_child), 0 for the others
+    std::string iri_text;      // the IRI when the term is not just the IRI in <> (else a view into it)
+    char sep = 0;              // the kind of child it was interned as (intern_child), 0 for the others
+    bool iri_indexed = false;  // in by_iri_
   };
 
   const Entry& entry(EntityId id) const { return (*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)]; }
@@ -140,11 +143,20 @@ class Registry {
     return hash_child(e.entity.parent, e.sep, e.entity.label);
   }
 
+  // `unique`: the IRI is known to be no other entity's (see unique_iri), so it is neither looked
+  // up nor indexed now; catch_up_iris() indexes it when an IRI of any form is looked up.
   EntityId intern_locked(EntityClass cls, EntityId parent, std::string iri, std::string_view label,
-                         std::string_view type, bool* limited = nullptr, char sep = 0) {
-    std::size_t h = hash_text(iri);
-    EntityId found = by_iri_.find(h, [&](EntityId id) { return entry(id).entity.iri == iri; });
-    if (found != kNoEntity) return found;
+                         std::string_view type, bool* limited = nullptr, char sep = 0, bool unique = false) {
+    std::size_t h = 0;
+    if (!unique) {
+      if (cls == EntityClass::kRecord) {
+        has_records_ = true;
+        catch_up_iris();
+      }
+      h = hash_text(iri);
+      EntityId found = by_iri_.find(h, [&](EntityId id) { return entry(id).entity.iri == iri; });
+      if (found != kNoEntity) return found;
+    }
     std::size_t limit = std::min(config().max_entities, kChunkSize * kMaxChunks - 1);
     std::size_t n = count_.load(std::memory_order_relaxed);
     if (n >= limit) {
@@ -161,23 +173,52 @@ class Registry {
     Entry& e = (*chunk)[id & (kChunkSize - 1)];
     e.entity.cls = cls;
     e.entity.parent = parent;
-    e.entity.term.reserve(iri.size() + 2);
     if ((sep == '#' || sep == '@') && clean_term(entry(parent).entity)) {
       // An object's or attribute's IRI is its parent's and a percent-encoded name: nothing to
-      // escape in it.
-      e.entity.term += '<';
-      e.entity.term += iri;
-      e.entity.term += '>';
+      // escape in it, so the term is the IRI in <> (made in place: object_iri and attribute_iri
+      // leave room for the brackets) and the IRI a view into it.
+      iri.insert(iri.begin(), '<');
+      iri += '>';
+      e.entity.term = std::move(iri);
+      e.entity.iri = std::string_view(e.entity.term).substr(1, e.entity.term.size() - 2);
     } else {
-      append_iri_term(e.entity.term, iri);
+      e.iri_text = std::move(iri);
+      e.entity.term.clear();
+      append_iri_term(e.entity.term, e.iri_text);
+      e.entity.iri = e.iri_text;
     }
-    e.entity.iri = std::move(iri);
     e.entity.label.assign(label);
     e.entity.type.assign(type);
     e.sep = sep;
-    by_iri_.add(h, id, [this](EntityId other) { return hash_text(entry(other).entity.iri); });
+    e.iri_indexed = !unique;
+    if (!unique) by_iri_.add(h, id, [this](EntityId other) { return hash_text(entry(other).entity.iri); });
     count_.store(n + 1, std::memory_order_release);
     return id;
+  }
+
+  // Whether a child's IRI is its key's alone: an object under an absolute path ('#', "F#/path")
+  // or an attribute of an object ('@', "F#/path@name"), their names percent-encoded. No file IRI
+  // holds a '#', and a version's is "F;v=key", so no other kind of entity can have it; only a
+  // caller-made record IRI could: records index every IRI first (catch_up_iris), and once there is
+  // one, every IRI is looked up. The callers
+  // bring the two other spellings of such IRIs, a relative object path and a file's attribute,
+  // to these forms first (object_entity, attribute_entity).
+  static bool unique_iri(char sep, std::string_view name) {
+    return sep == '@' || (sep == '#' && !name.empty() && name.front() == '/');
+  }
+
+  // Indexes by IRI the entities interned without (unique_iri), before a record's IRI, which may
+  // be any, is looked up: record and child then stay one entity, as when every IRI was indexed.
+  void catch_up_iris() {
+    std::size_t n = count_.load(std::memory_order_relaxed);
+    for (std::size_t id = iris_checked_ + 1; id <= n; ++id) {
+      Entry& e = (*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)];
+      if (e.iri_indexed) continue;
+      e.iri_indexed = true;
+      by_iri_.add(hash_text(e.entity.iri), static_cast<EntityId>(id),
+                  [this](EntityId other) { return hash_text(entry(other).entity.iri); });
+    }
+    iris_checked_ = n;
   }
 
   std::mutex mutex_;
@@ -185,6 +226,8 @@ class Registry {
   IdTable children_;  // objects, attributes, versions by (parent, sep, name); guarded by mutex_
   std::array<std::unique_ptr<std::array<Entry, kChunkSize>>, kMaxChunks> chunks_;
   std::atomic<std::size_t> count_{0};
+  std::size_t iris_checked_ = 0;  // entities up to this id are all in by_iri_; guarded by mutex_
+  bool has_records_ = false;      // a record entity was interned; guarded by mutex_
 };
 
 Registry& registry() {
@@ -216,6 +259,10 @@ EntityId file_entity(std::string_view path, EntityClass cls) {
 EntityId object_entity(EntityId file, std::string_view object_path, EntityClass cls) {
   const Entity* f = entity(file);
   if (!f) return kNoEntity;
+  if (object_path.empty() || object_path.front() != '/') {
+    // The same IRI as the absolute path (object_iri): the same entity.
+    return object_entity(file, "/" + std::string(object_path), cls);
+  }
   return registry().intern_child(cls, file, '#', object_path,
                                  [&] { return object_iri(f->iri, object_path); });
 }
@@ -223,6 +270,10 @@ EntityId object_entity(EntityId file, std::string_view object_path, EntityClass 
 EntityId attribute_entity(EntityId owner, std::string_view name) {
   const Entity* o = entity(owner);
   if (!o) return kNoEntity;
+  if (o->cls == EntityClass::kFile && o->parent == kNoEntity) {
+    // A file's attributes are its root group's (one IRI, attribute_iri): one entity.
+    return attribute_entity(object_entity(owner, "/", EntityClass::kGroup), name);
+  }
   return registry().intern_child(EntityClass::kAttribute, owner, '@', name,
                                  [&] { return attribute_iri(o->iri, name); });
 }
@@ -231,7 +282,7 @@ EntityId version_entity(EntityId file, std::string_view key) {
   const Entity* f = entity(file);
   if (!f) return kNoEntity;
   EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key, [&] {
-    return f->iri + std::string(kVersionSeparator) + std::string(key);
+    return std::string(f->iri) + std::string(kVersionSeparator) + std::string(key);
   });
   return id == file ? kNoEntity : id;  // past the entity limit interning falls back to the file
 }

@@ -116,7 +116,7 @@ std::string file_iri(std::string_view canonical_path) {
 
 std::string object_iri(std::string_view file_iri, std::string_view object_path) {
   std::string iri;
-  iri.reserve(file_iri.size() + object_path.size() + 2);  // exact unless bytes are encoded
+  iri.reserve(file_iri.size() + object_path.size() + 4);  // and <> (entities.cc); exact unless encoded
   iri += file_iri;
   iri += '#';
   if (object_path.empty() || object_path.front() != '/') iri += '/';
@@ -126,7 +126,7 @@ std::string object_iri(std::string_view file_iri, std::string_view object_path) 
 
 std::string attribute_iri(std::string_view owner_iri, std::string_view name) {
   std::string iri;
-  iri.reserve(owner_iri.size() + name.size() + 3);  // exact unless bytes are encoded
+  iri.reserve(owner_iri.size() + name.size() + 5);  // and <> (entities.cc); exact unless encoded
   iri += owner_iri;
   if (owner_iri.find('#') == std::string_view::npos) iri += "#/";
   iri += '@';
