@@ -20,6 +20,7 @@
 #include "vol/forward.h"
 #include "vol/hooks.h"
 #include "vol/info_class.h"
+#include "vol/native_lookup.h"
 #include "vol/wrap_class.h"
 
 namespace provio::vol {
@@ -48,6 +49,7 @@ herr_t get_cap_flags(const void* p, uint64_t* flags) {
 
 herr_t initialize(hid_t) {
   model::clock::start_tick_clock();  // once per process, shared with the preload shim
+  init_native_lookups();
   return 0;
 }
 herr_t terminate() {

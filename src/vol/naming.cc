@@ -8,6 +8,7 @@
 
 #include "model/errno_saver.h"
 #include "vol/error_stack.h"
+#include "vol/native_lookup.h"
 #include "vol/path.h"
 
 namespace provio::vol {
@@ -68,12 +69,12 @@ class NameBelow {
     args.args.get_name.buf_size = sizeof stack_;
     args.args.get_name.buf = buf;
     args.args.get_name.file_name_len = &len;
-    if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return false;
+    if (!get(o, args)) return false;
     if (len >= sizeof stack_) {
       heap_.assign(len + 1, '\0');
       args.args.get_name.buf_size = heap_.size();
       args.args.get_name.buf = buf = heap_.data();
-      if (H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) < 0) return false;
+      if (!get(o, args)) return false;
     }
     name_ = std::string_view(buf, len);
     return true;
@@ -81,6 +82,14 @@ class NameBelow {
   std::string_view name() const { return name_; }
 
  private:
+  // The native connector answers without entering the API (native_lookup.h); any other, through
+  // the API, quietly.
+  static bool get(Obj* o, H5VL_file_get_args_t& args) {
+    if (o->native_under && native_file_name(o->under, &args)) return true;
+    QuietLookup quiet(!o->native_under);
+    return H5VLfile_get(o->under, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0;
+  }
+
   char stack_[512];
   std::string heap_;
   std::string_view name_;
@@ -124,14 +133,12 @@ EntityId file_of_open_name(std::string_view name) {
 
 EntityId file_named_below(Obj* o) {
   if (o->type == H5I_BADID) return kNoEntity;
-  QuietLookup quiet(!o->native_under);  // the native connector names the file of any object
   NameBelow below;
   return below.ask(o) ? file_of_open_name(below.name()) : kNoEntity;
 }
 
 EntityId file_named_below(Obj* o, Obj* parent) {
   if (o->type == H5I_BADID) return kNoEntity;
-  QuietLookup quiet(!o->native_under);
   NameBelow mine, parents;
   if (!mine.ask(o)) return kNoEntity;
   // A relative name is the parent's open file when the parent names the same: the parent's entity,

@@ -9,17 +9,7 @@
 #include "model/identity.h"
 #include "vol/error_stack.h"
 #include "vol/naming.h"
-
-// HDF5's own accessors behind H5Sget_select_npoints and H5Sget_simple_extent_npoints. A
-// callback runs inside the application's HDF5 call (library initialised, API context pushed, the
-// global lock held in thread-safe builds), so what the public calls add on entry and exit
-// (~200 instructions, more than half of what provio adds to a small transfer) is not needed.
-// Weak: an HDF5 that does not export them gets the public calls.
-extern "C" {
-void* H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
-hsize_t H5S_get_select_npoints(const void* space) __attribute__((weak));
-hssize_t H5S_get_simple_extent_npoints(const void* space) __attribute__((weak));
-}
+#include "vol/native_lookup.h"
 
 namespace provio::vol {
 
@@ -77,16 +67,6 @@ bool real_space(hid_t s) {
   return s != H5S_ALL && s != H5S_BLOCK && s != H5S_PLIST && s > 0;
 }
 
-// The number of selected points of `space` (as H5Sget_select_npoints), -1 when unknown.
-std::int64_t selected_points(hid_t space) {
-  if (H5I_object_verify && H5S_get_select_npoints) {
-    const void* s = H5I_object_verify(space, H5I_DATASPACE);
-    return s ? static_cast<std::int64_t>(H5S_get_select_npoints(s)) : -1;
-  }
-  hssize_t n = H5Sget_select_npoints(space);
-  return n < 0 ? -1 : static_cast<std::int64_t>(n);
-}
-
 }  // namespace
 
 // HDF5's predefined native types are immutable, so their sizes are the C types' and need no
@@ -119,19 +99,12 @@ std::size_t type_size(hid_t type) {
   return H5Tget_size(type);
 }
 
-std::int64_t extent_points(hid_t space) {
-  hssize_t n = -1;
-  if (H5I_object_verify && H5S_get_simple_extent_npoints) {
-    const void* s = H5I_object_verify(space, H5I_DATASPACE);
-    if (s) n = H5S_get_simple_extent_npoints(s);
-  } else {
-    n = H5Sget_simple_extent_npoints(space);
-  }
-  return n < 0 ? -1 : static_cast<std::int64_t>(n);
-}
-
 std::int64_t points_of(Obj* o) {
   if (o->points >= 0) return o->points;
+  if (o->native_under && o->type == H5I_ATTR) {
+    o->points = native_attribute_points(o->under);
+    if (o->points >= 0) return o->points;
+  }
   QuietLookup quiet(!o->native_under);
   hid_t space = H5I_INVALID_HID;
   if (o->type == H5I_DATASET) {

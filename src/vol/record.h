@@ -12,6 +12,7 @@
 #include "model/entities.h"
 #include "model/tick_clock.h"
 #include "store/recorder.h"
+#include "vol/native_lookup.h"
 #include "vol/object.h"
 
 namespace provio::vol {
@@ -43,9 +44,6 @@ void refine_rank();
 
 // Collective or independent, for a transfer on a file opened with the MPI-IO driver.
 std::uint8_t transfer_flags(const Obj* o, hid_t dxpl);
-
-// Elements in the extent of `space`, -1 when unknown.
-std::int64_t extent_points(hid_t space);
 
 // Elements in the dataset's (or attribute's) whole extent, cached on the wrapper.
 std::int64_t points_of(Obj* o);

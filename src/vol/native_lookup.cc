@@ -1,0 +1,67 @@
+// HDF5's internal accessors for the connector's own lookups (see native_lookup.h).
+#include "vol/native_lookup.h"
+
+// HDF5 1.14's declarations (H5Iprivate.h, H5Sprivate.h, H5Aprivate.h, H5VLnative_private.h),
+// with the library's structs as void. Weak: an HDF5 that does not export them leaves them null.
+extern "C" {
+void* H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
+herr_t H5I_dec_app_ref(hid_t id) __attribute__((weak));
+hsize_t H5S_get_select_npoints(const void* space) __attribute__((weak));
+hssize_t H5S_get_simple_extent_npoints(const void* space) __attribute__((weak));
+hid_t H5A_get_space(void* attr) __attribute__((weak));
+herr_t H5VL__native_file_get(void* obj, H5VL_file_get_args_t* args, hid_t dxpl_id, void** req)
+    __attribute__((weak));
+}
+
+namespace provio::vol {
+namespace {
+
+bool g_usable = false;  // set once, at connector initialisation
+
+const void* space_object(hid_t space) {
+  return H5I_object_verify(space, H5I_DATASPACE);
+}
+
+}  // namespace
+
+void init_native_lookups() {
+  unsigned major = 0, minor = 0, release = 0;
+  g_usable = H5get_libversion(&major, &minor, &release) >= 0 && major == 1 && minor == 14 &&
+             H5I_object_verify && H5I_dec_app_ref && H5S_get_select_npoints &&
+             H5S_get_simple_extent_npoints && H5A_get_space && H5VL__native_file_get;
+}
+
+std::int64_t selected_points(hid_t space) {
+  if (g_usable) {
+    const void* s = space_object(space);
+    return s ? static_cast<std::int64_t>(H5S_get_select_npoints(s)) : -1;
+  }
+  hssize_t n = H5Sget_select_npoints(space);
+  return n < 0 ? -1 : static_cast<std::int64_t>(n);
+}
+
+std::int64_t extent_points(hid_t space) {
+  hssize_t n = -1;
+  if (g_usable) {
+    const void* s = space_object(space);
+    if (s) n = H5S_get_simple_extent_npoints(s);
+  } else {
+    n = H5Sget_simple_extent_npoints(space);
+  }
+  return n < 0 ? -1 : static_cast<std::int64_t>(n);
+}
+
+std::int64_t native_attribute_points(void* attr) {
+  if (!g_usable) return -1;
+  hid_t space = H5A_get_space(attr);
+  if (space < 0) return -1;
+  std::int64_t n = extent_points(space);
+  H5I_dec_app_ref(space);
+  return n;
+}
+
+bool native_file_name(void* obj, H5VL_file_get_args_t* args) {
+  return g_usable && H5VL__native_file_get(obj, args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0;
+}
+
+}  // namespace provio::vol

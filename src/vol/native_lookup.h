@@ -1,0 +1,38 @@
+// Lookups a callback makes about objects of HDF5's native connector (sizes of selections and
+// extents, a file's open name), answered by the library's own internal accessors when this is
+// the HDF5 they were written against (1.14), else by the public calls.
+// Why: a callback runs inside the application's HDF5 call (library initialised, API context
+// pushed, the global lock held in thread-safe builds). A public call made there pays again for
+// what its entry and exit do (clearing the error stack, pushing a context), and because it clears
+// the error stack the connector must save and restore the caller's around it (ErrorStackKeeper:
+// two H5Eget_num calls). Together that was more than half of what recording a new attribute or a
+// small transfer cost. The internal accessors neither clear nor push anything.
+// Hard rule: an internal accessor is called only on a native connector's object or on a valid
+// dataspace id, and only in 1.14.x, whose signatures these are (checked at run time, once);
+// anything else takes the public path, unchanged.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+
+namespace provio::vol {
+
+// Decides once, at connector initialisation, whether the internal accessors are usable.
+void init_native_lookups();
+
+// Points selected in dataspace `space` (as H5Sget_select_npoints), -1 when unknown.
+std::int64_t selected_points(hid_t space);
+
+// Elements in the extent of dataspace `space`, -1 when unknown.
+std::int64_t extent_points(hid_t space);
+
+// Elements in the extent of the native connector's attribute `attr`, -1 when the internal
+// accessors are not usable (the caller then asks the public way).
+std::int64_t native_attribute_points(void* attr);
+
+// The native connector's H5VL_FILE_GET_NAME on `obj`, without entering the API; false when the
+// internal accessors are not usable (the caller then asks the public way) or it failed.
+bool native_file_name(void* obj, H5VL_file_get_args_t* args);
+
+}  // namespace provio::vol
