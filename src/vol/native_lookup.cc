@@ -1,14 +1,16 @@
 // HDF5's internal accessors for the connector's own lookups (see native_lookup.h).
 #include "vol/native_lookup.h"
 
-// HDF5 1.14's declarations (H5Iprivate.h, H5Sprivate.h, H5Aprivate.h, H5VLnative_private.h),
-// with the library's structs as void. Weak: an HDF5 that does not export them leaves them null.
+// HDF5 1.14's declarations (H5Iprivate.h, H5Sprivate.h, H5Aprivate.h, H5Apkg.h, H5Tprivate.h,
+// H5VLnative_private.h), with the library's structs as void. Weak: an HDF5 that does not export them leaves
+// them null.
 extern "C" {
 void* H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
-herr_t H5I_dec_app_ref(hid_t id) __attribute__((weak));
 hsize_t H5S_get_select_npoints(const void* space) __attribute__((weak));
 hssize_t H5S_get_simple_extent_npoints(const void* space) __attribute__((weak));
-hid_t H5A_get_space(void* attr) __attribute__((weak));
+herr_t H5A__get_info(const void* attr, H5A_info_t* ainfo) __attribute__((weak));
+void* H5A_type(const void* attr) __attribute__((weak));
+size_t H5T_get_size(const void* dt) __attribute__((weak));
 herr_t H5VL__native_file_get(void* obj, H5VL_file_get_args_t* args, hid_t dxpl_id, void** req)
     __attribute__((weak));
 }
@@ -27,8 +29,8 @@ const void* space_object(hid_t space) {
 void init_native_lookups() {
   unsigned major = 0, minor = 0, release = 0;
   g_usable = H5get_libversion(&major, &minor, &release) >= 0 && major == 1 && minor == 14 &&
-             H5I_object_verify && H5I_dec_app_ref && H5S_get_select_npoints &&
-             H5S_get_simple_extent_npoints && H5A_get_space && H5VL__native_file_get;
+             H5I_object_verify && H5S_get_select_npoints && H5S_get_simple_extent_npoints && H5A__get_info &&
+             H5A_type && H5T_get_size && H5VL__native_file_get;
 }
 
 std::int64_t selected_points(hid_t space) {
@@ -51,13 +53,15 @@ std::int64_t extent_points(hid_t space) {
   return n < 0 ? -1 : static_cast<std::int64_t>(n);
 }
 
+// An attribute's data size is its extent's points times its file type's size (H5A__create, and
+// H5O_attr_decode for one read from a file): the points without copying the dataspace.
 std::int64_t native_attribute_points(void* attr) {
   if (!g_usable) return -1;
-  hid_t space = H5A_get_space(attr);
-  if (space < 0) return -1;
-  std::int64_t n = extent_points(space);
-  H5I_dec_app_ref(space);
-  return n;
+  H5A_info_t info{};
+  const void* type = H5A_type(attr);
+  if (H5A__get_info(attr, &info) < 0 || !type) return -1;
+  std::size_t size = H5T_get_size(type);
+  return size == 0 ? -1 : static_cast<std::int64_t>(info.data_size / size);
 }
 
 bool native_file_name(void* obj, H5VL_file_get_args_t* args) {
