@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -87,18 +88,49 @@ std::size_t hash_child(EntityId parent, char sep, std::string_view name) {
   return static_cast<std::size_t>(k ^ (k >> 29));
 }
 
+// The bytes of entities' texts: appended, never moved or freed (entities live as long as the
+// process), so an entity's views stay valid without a lock. One allocation per 64 KiB instead of
+// one or two per entity.
+class TextArena {
+ public:
+  std::string_view copy(std::string_view a, std::string_view b = {}, std::string_view c = {}) {
+    std::size_t n = a.size() + b.size() + c.size();
+    if (n == 0) return {};
+    if (n > left_) {
+      std::size_t size = std::max(n, kBlock);
+      blocks_.emplace_back(new char[size]);  // not zeroed: every byte is written before it is read
+      next_ = blocks_.back().get();
+      left_ = size;
+    }
+    char* out = next_;
+    std::memcpy(out, a.data(), a.size());
+    std::memcpy(out + a.size(), b.data(), b.size());
+    std::memcpy(out + a.size() + b.size(), c.data(), c.size());
+    next_ += n;
+    left_ -= n;
+    return {out, n};
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 64 << 10;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* next_ = nullptr;
+  std::size_t left_ = 0;
+};
+
 class Registry {
  public:
-  EntityId intern(EntityClass cls, EntityId parent, std::string iri, std::string_view label,
+  EntityId intern(EntityClass cls, EntityId parent, std::string_view iri, std::string_view label,
                   std::string_view type) {
     std::lock_guard<std::mutex> lock(mutex_);
-    return intern_locked(cls, parent, std::move(iri), label, type);
+    return intern_locked(cls, parent, iri, label, type);
   }
 
   // An object or attribute by (parent, separator, name): found without building and hashing its
-  // full IRI (the IRI is made once, when the entity is new). `iri_of` makes it.
-  template <typename MakeIri>
-  EntityId intern_child(EntityClass cls, EntityId parent, char sep, std::string_view name, MakeIri iri_of) {
+  // full IRI (the IRI is made once, when the entity is new). `append_iri(out)` makes it.
+  template <typename AppendIri>
+  EntityId intern_child(EntityClass cls, EntityId parent, char sep, std::string_view name,
+                        AppendIri append_iri) {
     std::size_t h = hash_child(parent, sep, name);
     std::lock_guard<std::mutex> lock(mutex_);
     EntityId found = children_.find(h, [&](EntityId id) {
@@ -107,8 +139,10 @@ class Registry {
     });
     if (found != kNoEntity) return found;
     bool limited = false;
+    iri_.clear();
+    append_iri(iri_);
     EntityId id =
-        intern_locked(cls, parent, iri_of(), name, {}, &limited, sep, unique_iri(sep, name) && !has_records_);
+        intern_locked(cls, parent, iri_, name, {}, &limited, sep, unique_iri(sep, name) && !has_records_);
     // Past the limit, a later call may warn. An IRI met before under another key (a record's)
     // stays reachable through that IRI only.
     if (!limited && entry(id).sep == sep && entry(id).entity.parent == parent &&
@@ -130,14 +164,16 @@ class Registry {
  private:
   struct Entry {
     Entity entity;
-    std::string iri_text;      // the IRI when the term is not just the IRI in <> (else a view into it)
     char sep = 0;              // the kind of child it was interned as (intern_child), 0 for the others
     bool iri_indexed = false;  // in by_iri_
   };
 
   const Entry& entry(EntityId id) const { return (*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)]; }
   // Whether the entity's term is its IRI as is (no byte of it needed escaping).
-  static bool clean_term(const Entity& e) { return e.term.size() == e.iri.size() + 2; }
+  static bool clean_term(std::string_view iri, std::string_view term) {
+    return term.size() == iri.size() + 2;
+  }
+  static bool clean_term(const Entity& e) { return clean_term(e.iri, e.term); }
   std::size_t child_hash(EntityId id) const {
     const Entry& e = entry(id);
     return hash_child(e.entity.parent, e.sep, e.entity.label);
@@ -145,7 +181,7 @@ class Registry {
 
   // `unique`: the IRI is known to be no other entity's (see unique_iri), so it is neither looked
   // up nor indexed now; catch_up_iris() indexes it when an IRI of any form is looked up.
-  EntityId intern_locked(EntityClass cls, EntityId parent, std::string iri, std::string_view label,
+  EntityId intern_locked(EntityClass cls, EntityId parent, std::string_view iri, std::string_view label,
                          std::string_view type, bool* limited = nullptr, char sep = 0, bool unique = false) {
     std::size_t h = 0;
     if (!unique) {
@@ -175,20 +211,17 @@ class Registry {
     e.entity.parent = parent;
     if ((sep == '#' || sep == '@') && clean_term(entry(parent).entity)) {
       // An object's or attribute's IRI is its parent's and a percent-encoded name: nothing to
-      // escape in it, so the term is the IRI in <> (made in place: object_iri and attribute_iri
-      // leave room for the brackets) and the IRI a view into it.
-      iri.insert(iri.begin(), '<');
-      iri += '>';
-      e.entity.term = std::move(iri);
-      e.entity.iri = std::string_view(e.entity.term).substr(1, e.entity.term.size() - 2);
+      // escape in it.
+      e.entity.term = texts_.copy("<", iri, ">");
     } else {
-      e.iri_text = std::move(iri);
-      e.entity.term.clear();
-      append_iri_term(e.entity.term, e.iri_text);
-      e.entity.iri = e.iri_text;
+      term_.clear();
+      append_iri_term(term_, iri);
+      e.entity.term = texts_.copy(term_);
     }
+    // The IRI is the term's inside when nothing in it was escaped.
+    e.entity.iri = clean_term(iri, e.entity.term) ? e.entity.term.substr(1, iri.size()) : texts_.copy(iri);
     e.entity.label.assign(label);
-    e.entity.type.assign(type);
+    e.entity.type = texts_.copy(type);
     e.sep = sep;
     e.iri_indexed = !unique;
     if (!unique) by_iri_.add(h, id, [this](EntityId other) { return hash_text(entry(other).entity.iri); });
@@ -222,6 +255,9 @@ class Registry {
   }
 
   std::mutex mutex_;
+  TextArena texts_;   // every entity's texts; guarded by mutex_
+  std::string iri_;   // a child's IRI being made, reused; guarded by mutex_
+  std::string term_;  // an escaped term being made, reused; guarded by mutex_
   IdTable by_iri_;    // every entity by its IRI; guarded by mutex_
   IdTable children_;  // objects, attributes, versions by (parent, sep, name); guarded by mutex_
   std::array<std::unique_ptr<std::array<Entry, kChunkSize>>, kMaxChunks> chunks_;
@@ -264,7 +300,7 @@ EntityId object_entity(EntityId file, std::string_view object_path, EntityClass 
     return object_entity(file, "/" + std::string(object_path), cls);
   }
   return registry().intern_child(cls, file, '#', object_path,
-                                 [&] { return object_iri(f->iri, object_path); });
+                                 [&](std::string& out) { append_object_iri(out, f->iri, object_path); });
 }
 
 EntityId attribute_entity(EntityId owner, std::string_view name) {
@@ -275,20 +311,22 @@ EntityId attribute_entity(EntityId owner, std::string_view name) {
     return attribute_entity(object_entity(owner, "/", EntityClass::kGroup), name);
   }
   return registry().intern_child(EntityClass::kAttribute, owner, '@', name,
-                                 [&] { return attribute_iri(o->iri, name); });
+                                 [&](std::string& out) { append_attribute_iri(out, o->iri, name); });
 }
 
 EntityId version_entity(EntityId file, std::string_view key) {
   const Entity* f = entity(file);
   if (!f) return kNoEntity;
-  EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key, [&] {
-    return std::string(f->iri) + std::string(kVersionSeparator) + std::string(key);
+  EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key, [&](std::string& out) {
+    out += f->iri;
+    out += kVersionSeparator;
+    out += key;
   });
   return id == file ? kNoEntity : id;  // past the entity limit interning falls back to the file
 }
 
 EntityId record_entity(std::string_view iri, std::string_view label, std::string_view type) {
-  return registry().intern(EntityClass::kRecord, kNoEntity, std::string(iri), label, type);
+  return registry().intern(EntityClass::kRecord, kNoEntity, iri, label, type);
 }
 
 const Entity* entity(EntityId id) {

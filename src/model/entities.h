@@ -13,13 +13,14 @@
 
 namespace provio::model {
 
+// Its IRI, term and type are views into the registry's storage, which never moves or frees them.
 struct Entity {
   EntityClass cls;
-  EntityId parent;       // file of an object, owner of an attribute, kNoEntity otherwise
-  std::string_view iri;  // absolute IRI, already encoded (a view into term, or into the registry)
-  std::string term;      // the IRI as a Turtle term "<…>", ready to copy into a statement
-  std::string label;     // human name: path, object path or attribute name (raw bytes)
-  std::string type;      // extra rdf:type (prefixed name or <iri>) for kRecord entities, else empty
+  EntityId parent;        // file of an object, owner of an attribute, kNoEntity otherwise
+  std::string_view iri;   // absolute IRI, already encoded
+  std::string_view term;  // the IRI as a Turtle term "<…>", ready to copy into a statement
+  std::string label;      // human name: path, object path or attribute name (raw bytes)
+  std::string_view type;  // extra rdf:type (prefixed name or <iri>) for kRecord entities, else empty
 };
 
 // A file or directory by path, canonicalised (see iri.h). Makes syscalls (getcwd, realpath).

@@ -114,23 +114,31 @@ std::string file_iri(std::string_view canonical_path) {
   return iri;
 }
 
+void append_object_iri(std::string& out, std::string_view file_iri, std::string_view object_path) {
+  out += file_iri;
+  out += '#';
+  if (object_path.empty() || object_path.front() != '/') out += '/';
+  append_percent_encoded(out, object_path, true);
+}
+
 std::string object_iri(std::string_view file_iri, std::string_view object_path) {
   std::string iri;
-  iri.reserve(file_iri.size() + object_path.size() + 4);  // and <> (entities.cc); exact unless encoded
-  iri += file_iri;
-  iri += '#';
-  if (object_path.empty() || object_path.front() != '/') iri += '/';
-  append_percent_encoded(iri, object_path, true);
+  iri.reserve(file_iri.size() + object_path.size() + 2);  // exact unless bytes are encoded
+  append_object_iri(iri, file_iri, object_path);
   return iri;
+}
+
+void append_attribute_iri(std::string& out, std::string_view owner_iri, std::string_view name) {
+  out += owner_iri;
+  if (owner_iri.find('#') == std::string_view::npos) out += "#/";
+  out += '@';
+  append_percent_encoded(out, name, false);
 }
 
 std::string attribute_iri(std::string_view owner_iri, std::string_view name) {
   std::string iri;
-  iri.reserve(owner_iri.size() + name.size() + 5);  // and <> (entities.cc); exact unless encoded
-  iri += owner_iri;
-  if (owner_iri.find('#') == std::string_view::npos) iri += "#/";
-  iri += '@';
-  append_percent_encoded(iri, name, false);
+  iri.reserve(owner_iri.size() + name.size() + 3);  // exact unless bytes are encoded
+  append_attribute_iri(iri, owner_iri, name);
   return iri;
 }
 

@@ -25,6 +25,9 @@ std::string percent_decode(std::string_view text);
 std::string file_iri(std::string_view canonical_path);
 std::string object_iri(std::string_view file_iri, std::string_view object_path);
 std::string attribute_iri(std::string_view owner_iri, std::string_view name);
+// The same, appended to `out` (the entity registry builds IRIs in a buffer it reuses).
+void append_object_iri(std::string& out, std::string_view file_iri, std::string_view object_path);
+void append_attribute_iri(std::string& out, std::string_view owner_iri, std::string_view name);
 
 // Canonical absolute form of `path` without resolving symlinks of a file that may not exist yet:
 // realpath() of the longest existing prefix, the rest normalised lexically ("." and ".." removed).
