@@ -189,7 +189,26 @@ class ThreadLog {
   };
   static constexpr std::size_t kTraceHeads = 64;
   std::unique_ptr<TraceHead[]> trace_heads_;
+  // Summary: the text of a new activity's block around its entity term (after the subject, up to
+  // the measures), by (API, operation, flags), for activities with no other object. Every
+  // activity of a summary is new in its file, and most share these with an earlier one: then its
+  // block is subject, head, entity term, head, measures (the text describe_activity would write).
+  // Direct-mapped; the text names no entity, so it holds for the log's life.
+  struct SummaryHead {
+    model::ApiId api = 0;
+    model::Op op{};
+    std::uint8_t flags = 0;
+    bool valid = false;
+    std::string before;  // from after the subject to the entity term
+    std::string after;   // from after the entity term to the end of describe_activity's text
+  };
+  static constexpr std::size_t kSummaryHeads = 64;
+  SummaryHead summary_heads_[kSummaryHeads];
+  SummaryHead& summary_head(const SummarySlot& s);
+  // Writes a new activity's whole block from its summary head; false when there is none yet.
+  bool write_from_summary_head(const SummarySlot& s, std::string_view act);
   std::size_t block_start_ = 0;  // where describe_activity's block began in out_
+  std::size_t entity_at_ = 0;    // where describe_activity wrote the entity term in out_ (0: none)
   std::uint64_t next_flush_ns_ = 0;
   std::uint64_t flush_seq_ = 0;
   std::uint64_t recorded_ = 0;

@@ -243,7 +243,12 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
   t.name(act).name("a").name(short_term(terms.activity_class));
   t.pred(":api").str(model::api_name(api));
   t.pred("prov:wasAssociatedWith").name(thread_term_);
-  if (!e.empty()) t.pred(terms.generates ? "prov:generated" : "prov:used").name(e);
+  entity_at_ = 0;
+  if (!e.empty()) {
+    t.pred(terms.generates ? "prov:generated" : "prov:used");
+    entity_at_ = out_.size() + 1;  // after the separator name() writes
+    t.name(e);
+  }
   // A version: what a close (or the exit of a writer) left, what an open or first read found.
   if (version && !o.empty()) {
     bool generated = model::generates_version(op);
@@ -266,21 +271,52 @@ void ThreadLog::write_chunk_if_full() {
   }
 }
 
+ThreadLog::SummaryHead& ThreadLog::summary_head(const SummarySlot& s) {
+  return summary_heads_[(std::size_t{s.api} * 31u + static_cast<std::size_t>(s.op) * 7u + s.flags) %
+                        kSummaryHeads];
+}
+
+bool ThreadLog::write_from_summary_head(const SummarySlot& s, std::string_view act) {
+  const SummaryHead& head = summary_head(s);
+  if (!head.valid || head.api != s.api || head.op != s.op || head.flags != s.flags) return false;
+  declare_entity(s.entity);  // as describe_activity does, before the block
+  const std::string& e = names_.term(s.entity, out_);
+  if (e.empty()) return false;
+  MeasureText buf;
+  std::string_view m =
+      format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
+  out_.append(act).append(head.before).append(e).append(head.after).append(" ; ").append(m).append(" .\n");
+  return true;
+}
+
 void ThreadLog::write_summaries() {
   std::string act, part;
   for (std::size_t k = 0; k < dirty_used_; ++k) {
     SummarySlot& s = slots_[dirty_[k]];
     activity_term_for(s, act);
     bool inline_measures = !s.described && !restarted_;
-    if (!s.described) {
+    bool headed = inline_measures && s.other == model::kNoEntity;
+    if (!s.described && !(headed && write_from_summary_head(s, act))) {
       Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
+      // The head around the entity term, as written (before the measures end the block).
+      std::size_t at = entity_at_, e_size = term_copies_[0].size();
+      if (at && out_.compare(at, e_size, term_copies_[0]) != 0) at = 0;
+      std::string after = headed && at ? out_.substr(at + e_size) : std::string();
       MeasureText buf;
       if (inline_measures)
         t.more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
                                run_start_us_));
-      t.end();
-      s.described = true;
+      if (t.end() && headed && at && at > block_start_ + act.size()) {
+        SummaryHead& head = summary_head(s);
+        head.api = s.api;
+        head.op = s.op;
+        head.flags = s.flags;
+        head.before.assign(out_, block_start_ + act.size(), at - block_start_ - act.size());
+        head.after = std::move(after);
+        head.valid = true;
+      }
     }
+    s.described = true;
     if (!inline_measures) {
       // Later flushes: a part named by this flush number with what happened since the last one;
       // prov-merge sums the parts into the activity (docs/format.md).
