@@ -55,6 +55,18 @@ TEST(Entities, ChildrenByParentAndName) {
   EXPECT_EQ(entity(object_entity(rec, "/d", EntityClass::kDataset))->term, "<urn:x%20y#/d>");
 }
 
+// Children are interned without looking their IRIs up (each is its key's alone), but a record
+// with a child's IRI, made before or after it, is still that one entity.
+TEST(Entities, RecordAndChildWithOneIriAreOneEntity) {
+  EntityId f = canonical_file_entity("/rec/same.h5");
+  EntityId early = object_entity(f, "/early", EntityClass::kDataset);
+  EXPECT_EQ(record_entity(entity(early)->iri, "a record", ""), early);
+  EntityId rec = record_entity("file:///rec/same.h5#/late", "a record", "");
+  EXPECT_EQ(object_entity(f, "/late", EntityClass::kDataset), rec);
+  // A relative object path is its absolute path's entity.
+  EXPECT_EQ(object_entity(f, "early", EntityClass::kDataset), early);
+}
+
 TEST(Entities, ConcurrentInterningAgrees) {
   std::vector<std::vector<EntityId>> seen(4);
   std::vector<std::thread> threads;

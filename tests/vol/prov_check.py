@@ -169,6 +169,9 @@ def cmd_ops(d, path):
     expect("H5Arename", by_entity("H5Arename", PIO.wasRenamedBy), {iri("/g@old"): (1, 0)})
     expect("H5Arename target derived", derived("/g@new", "/g@old"), True)
     expect("H5Adelete", by_entity("H5Adelete", PIO.wasDeletedBy), {iri("/g@new"): (1, 0)})
+    # Read back after its close: 3 elements as 4-byte ints, then as doubles.
+    expect("H5Aread", by_entity("H5Aread", PIO.wasReadBy), {iri("/g/b@wide"): (2, 36), iri("/@top"): (1, 4)})
+    expect("H5Awrite", by_entity("H5Awrite", PIO.wasWrittenBy), {iri("/g/b@wide"): (1, 24), iri("/@top"): (1, 4)})
     expect("H5Ocopy", by_entity("H5Ocopy", PIO.wasCopiedBy), {iri("/g"): (1, 0)})
     expect("H5Ocopy target derived", derived("/gcopy", "/g"), True)
     # Objects HDF5 opened by itself are named like the ones opened by name: one IRI each.

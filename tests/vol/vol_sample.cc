@@ -164,6 +164,25 @@ void ops(const char* path) {
   check(at >= 0 && H5Aclose(at) >= 0, "H5Acreate2");
   check(H5Arename(g, "old", "new") >= 0, "H5Arename");
   check(H5Adelete(g, "new") >= 0, "H5Adelete");
+  // An attribute read back after it was closed (its size then comes from HDF5, not from its
+  // create): stored as 8-byte integers, read as 4-byte ints and as doubles.
+  const hsize_t n3 = 3;
+  hid_t s3 = H5Screate_simple(1, &n3, nullptr);
+  const long long wide[3] = {1, 2, 3};
+  at = H5Acreate2(b, "wide", H5T_STD_I64LE, s3, H5P_DEFAULT, H5P_DEFAULT);
+  check(at >= 0 && H5Awrite(at, H5T_NATIVE_LLONG, wide) >= 0 && H5Aclose(at) >= 0, "attribute wide");
+  int narrow[3];
+  double real[3];
+  at = H5Aopen(b, "wide", H5P_DEFAULT);
+  check(at >= 0 && H5Aread(at, H5T_NATIVE_INT, narrow) >= 0 && H5Aread(at, H5T_NATIVE_DOUBLE, real) >= 0 &&
+            H5Aclose(at) >= 0 && narrow[2] == 3 && real[1] == 2.0,
+        "attribute wide read back");
+  // A file's attribute is its root group's.
+  at = H5Acreate2(f, "top", H5T_NATIVE_INT, scalar, H5P_DEFAULT, H5P_DEFAULT);
+  check(at >= 0 && H5Awrite(at, H5T_NATIVE_INT, narrow) >= 0 && H5Aclose(at) >= 0, "file attribute");
+  at = H5Aopen_by_name(f, "/", "top", H5P_DEFAULT, H5P_DEFAULT);
+  check(at >= 0 && H5Aread(at, H5T_NATIVE_INT, narrow) >= 0 && H5Aclose(at) >= 0, "root group attribute");
+  H5Sclose(s3);
   hid_t anon = H5Dcreate_anon(f, H5T_NATIVE_DOUBLE, s5, H5P_DEFAULT, H5P_DEFAULT);
   check(anon >= 0 && H5Dwrite(anon, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, bd.data()) >= 0,
         "anon");
