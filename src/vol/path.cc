@@ -19,19 +19,31 @@ void append_components(std::string& out, std::string_view p) {
   }
 }
 
+// Whether `p` is non-empty components joined by single slashes, none of them ".": what
+// append_components would give back unchanged, less its leading '/'.
+bool plain_components(std::string_view p) {
+  if (p.empty()) return false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= p.size(); ++i) {
+    if (i < p.size() && p[i] != '/') continue;
+    std::size_t len = i - start;
+    if (len == 0 || (len == 1 && p[start] == '.')) return false;
+    start = i + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string join_path(std::string_view base, std::string_view name) {
   std::string out;
   out.reserve(base.size() + name.size() + 2);
-  // The common case, a plain name under a path this function made (no "//", no "/./", no
-  // trailing '/'; not a token name, which starts with "//"): nothing to normalise.
-  bool normal_base =
-      !base.empty() && base.front() == '/' && (base.size() == 1 || (base[1] != '/' && base.back() != '/'));
-  if (normal_base && !name.empty() && name != "." && name.find('/') == std::string_view::npos &&
-      base.find("/./") == std::string_view::npos && base.find("//") == std::string_view::npos &&
-      !(base.size() >= 2 && base.substr(base.size() - 2) == "/.")) {
-    out.append(base.size() == 1 ? std::string_view{} : base);
+  // The common case, a relative name of plain components under a normalised path (one this
+  // function made; a token name starts with "//"): nothing to normalise.
+  bool root = base == "/";
+  if (!base.empty() && base.front() == '/' && (root || plain_components(base.substr(1))) &&
+      plain_components(name)) {
+    if (!root) out.append(base);
     out += '/';
     out.append(name);
     return out;
