@@ -105,6 +105,9 @@ TEST_F(LineParserTest, WhatItDoesNotHandleIsLeftWhole) {
       "<urn:a> \"literal predicate\" <urn:o> .",  // a literal only as object
       "@prefix broken <urn:x> .",                 // no ':'
       "<urn:a> <urn:p> [ <urn:q> <urn:r> ] .",    // anonymous blank node
+      "<urn:a> <urn:p> \"x\"@-nBeG .",            // a language tag starts with a letter
+      "<urn:a> <urn:p> \"x\"@en_GB .",            // and has only letters, digits and '-'
+      "<urn:a> <urn:p> \"x\"@en- .",              // and no empty subtag
   };
   for (const char* line : others) {
     std::size_t before = graph_.size();

@@ -59,6 +59,22 @@ bool name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
+bool alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// LANGTAG without its '@': [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*. Advances p past it; false if none.
+bool lang_tag(const char*& p, const char* e) {
+  const char* start = p;
+  while (p < e && alpha(*p)) ++p;
+  if (p == start) return false;
+  while (p + 1 < e && *p == '-' && (alpha(p[1]) || (p[1] >= '0' && p[1] <= '9'))) {
+    ++p;
+    while (p < e && (alpha(*p) || (*p >= '0' && *p <= '9'))) ++p;
+  }
+  return true;
+}
+
 bool unescape(std::string_view body, std::string& raw) {
   raw.clear();
   for (std::size_t i = 0; i < body.size(); ++i) {
@@ -282,8 +298,7 @@ bool LineParser::literal(const char*& p, const char* e, std::string& out) {
     }
   } else if (p < e && *p == '@') {
     const char* lang = ++p;
-    while (p < e && (name_char(*p))) ++p;
-    if (p == lang) return false;
+    if (!lang_tag(p, e)) return false;
     out += '@';
     for (const char* c = lang; c < p; ++c)
       out += (*c >= 'A' && *c <= 'Z') ? static_cast<char>(*c - 'A' + 'a') : *c;
