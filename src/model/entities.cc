@@ -231,11 +231,11 @@ class Registry {
 
   // Whether a child's IRI is its key's alone: an object under an absolute path ('#', "F#/path")
   // or an attribute of an object ('@', "F#/path@name"), their names percent-encoded. No file IRI
-  // holds a '#', and a version's is "F;v=key", so no other kind of entity can have it; only a
-  // caller-made record IRI could: records index every IRI first (catch_up_iris), and once there is
-  // one, every IRI is looked up. The callers
-  // bring the two other spellings of such IRIs, a relative object path and a file's attribute,
-  // to these forms first (object_entity, attribute_entity).
+  // holds a '#', and a version's is "F;v=key", so no other kind of entity can have it. Only a
+  // caller-made record IRI could: a record indexes every IRI first (catch_up_iris), and once
+  // there is one, every IRI is looked up. The two other spellings of such IRIs, a relative object
+  // path and a file's own attribute, are brought to these forms first (object_entity,
+  // attribute_entity).
   static bool unique_iri(char sep, std::string_view name) {
     return sep == '@' || (sep == '#' && !name.empty() && name.front() == '/');
   }

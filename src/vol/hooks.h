@@ -12,6 +12,7 @@
 #include "model/event.h"
 #include "vol/apis.h"
 #include "vol/naming.h"
+#include "vol/native_lookup.h"
 #include "vol/object.h"
 #include "vol/record.h"
 

@@ -1,6 +1,8 @@
 // HDF5's internal accessors for the connector's own lookups (see native_lookup.h).
 #include "vol/native_lookup.h"
 
+#include <atomic>
+
 // HDF5 1.14's declarations (H5Iprivate.h, H5Sprivate.h, H5Aprivate.h, H5Apkg.h, H5Tprivate.h,
 // H5VLnative_private.h), with the library's structs as void. Weak: an HDF5 that does not export them leaves
 // them null.
@@ -18,7 +20,12 @@ herr_t H5VL__native_file_get(void* obj, H5VL_file_get_args_t* args, hid_t dxpl_i
 namespace provio::vol {
 namespace {
 
-bool g_usable = false;  // set once, at connector initialisation
+// Set at connector initialisation, before any callback; atomic for the threads that read it.
+std::atomic<bool> g_usable{false};
+
+bool usable() {
+  return g_usable.load(std::memory_order_relaxed);
+}
 
 const void* space_object(hid_t space) {
   return H5I_object_verify(space, H5I_DATASPACE);
@@ -28,13 +35,14 @@ const void* space_object(hid_t space) {
 
 void init_native_lookups() {
   unsigned major = 0, minor = 0, release = 0;
-  g_usable = H5get_libversion(&major, &minor, &release) >= 0 && major == 1 && minor == 14 &&
-             H5I_object_verify && H5S_get_select_npoints && H5S_get_simple_extent_npoints && H5A__get_info &&
-             H5A_type && H5T_get_size && H5VL__native_file_get;
+  g_usable.store(H5get_libversion(&major, &minor, &release) >= 0 && major == 1 && minor == 14 &&
+                     H5I_object_verify && H5S_get_select_npoints && H5S_get_simple_extent_npoints &&
+                     H5A__get_info && H5A_type && H5T_get_size && H5VL__native_file_get,
+                 std::memory_order_relaxed);
 }
 
 std::int64_t selected_points(hid_t space) {
-  if (g_usable) {
+  if (usable()) {
     const void* s = space_object(space);
     return s ? static_cast<std::int64_t>(H5S_get_select_npoints(s)) : -1;
   }
@@ -44,7 +52,7 @@ std::int64_t selected_points(hid_t space) {
 
 std::int64_t extent_points(hid_t space) {
   hssize_t n = -1;
-  if (g_usable) {
+  if (usable()) {
     const void* s = space_object(space);
     if (s) n = H5S_get_simple_extent_npoints(s);
   } else {
@@ -56,7 +64,7 @@ std::int64_t extent_points(hid_t space) {
 // An attribute's data size is its extent's points times its file type's size (H5A__create, and
 // H5O_attr_decode for one read from a file): the points without copying the dataspace.
 std::int64_t native_attribute_points(void* attr) {
-  if (!g_usable) return -1;
+  if (!usable()) return -1;
   H5A_info_t info{};
   const void* type = H5A_type(attr);
   if (H5A__get_info(attr, &info) < 0 || !type) return -1;
@@ -65,7 +73,17 @@ std::int64_t native_attribute_points(void* attr) {
 }
 
 bool native_file_name(void* obj, H5VL_file_get_args_t* args) {
-  return g_usable && H5VL__native_file_get(obj, args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0;
+  // The types whose file the native connector finds: any other fails inside, after pushing an
+  // error the caller would see (the public call, under its keeper, answers for those).
+  switch (args->args.get_name.type) {
+    case H5I_FILE:
+    case H5I_GROUP:
+    case H5I_DATATYPE:
+    case H5I_DATASET:
+    case H5I_ATTR: break;
+    default: return false;
+  }
+  return usable() && H5VL__native_file_get(obj, args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0;
 }
 
 }  // namespace provio::vol

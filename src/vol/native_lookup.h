@@ -31,8 +31,9 @@ std::int64_t extent_points(hid_t space);
 // accessors are not usable (the caller then asks the public way).
 std::int64_t native_attribute_points(void* attr);
 
-// The native connector's H5VL_FILE_GET_NAME on `obj`, without entering the API; false when the
-// internal accessors are not usable (the caller then asks the public way) or it failed.
+// The native connector's H5VL_FILE_GET_NAME on `obj` (a file, group, datatype, dataset or
+// attribute), without entering the API; false when the internal accessors are not usable or `obj`
+// is of another type (the caller then asks the public way).
 bool native_file_name(void* obj, H5VL_file_get_args_t* args);
 
 }  // namespace provio::vol

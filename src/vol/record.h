@@ -12,7 +12,6 @@
 #include "model/entities.h"
 #include "model/tick_clock.h"
 #include "store/recorder.h"
-#include "vol/native_lookup.h"
 #include "vol/object.h"
 
 namespace provio::vol {
