@@ -132,6 +132,49 @@ std::uint64_t ThreadLog::pending_events() const {
   return n;
 }
 
+inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
+  std::uint64_t end = ev.start_ns + ev.elapsed_ns;
+  if (s.count++ == 0) {
+    dirty_[dirty_used_++] = static_cast<std::uint32_t>(&s - slots_.get());
+    s.first_start_ns = ev.start_ns;
+    s.last_end_ns = end;
+  } else {
+    if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
+    if (end > s.last_end_ns) s.last_end_ns = end;
+  }
+  s.bytes += ev.bytes;
+  s.elapsed_ns += ev.elapsed_ns;
+  return true;
+}
+
+// Inline in record(): a key met recently costs no call, no hash and no probe.
+inline bool ThreadLog::add_summary(const model::Event& ev) {
+  SummarySlot* recent = recent_[recent_index(ev, kRecent)];
+  if (recent && has_key(recent, ev)) return add_to_slot(*recent, ev);
+  return add_new_key(ev);
+}
+
+bool ThreadLog::add_new_key(const model::Event& ev) {
+  SummarySlot*& recent = recent_[recent_index(ev, kRecent)];
+  SummarySlot* s = find_or_add(ev, fine_limit_);
+  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
+  if (s) {  // a coarse slot (below) never has an event's own key: not kept
+    recent = s;
+  } else {
+    // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
+    // activity per (API, operation, file), so the table keeps room while the program meets ever
+    // more objects. Counts and bytes stay exact; which objects is what is lost.
+    model::Event coarse = ev;
+    model::EntityId file = model::file_of(ev.entity);
+    coarse.entity = file != ev.entity ? file : model::kNoEntity;
+    coarse.other = model::kNoEntity;
+    coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
+    s = find_or_add(coarse, slots_limit_);
+    if (!s) return false;
+  }
+  return add_to_slot(*s, ev);
+}
+
 void ThreadLog::record(const model::Event& ev) {
   if (!claim_as_owner()) return;
   ++recorded_;
@@ -236,43 +279,6 @@ bool ThreadLog::grow_summary() {
     index_[i] = (static_cast<std::uint64_t>(h >> 32) << 32) | (k + 1);
   }
   std::fill(std::begin(recent_), std::end(recent_), nullptr);
-  return true;
-}
-
-bool ThreadLog::add_summary(const model::Event& ev) {
-  SummarySlot*& recent = recent_[recent_index(ev, kRecent)];
-  if (recent && has_key(recent, ev)) return add_to_slot(*recent, ev);
-  SummarySlot* s = find_or_add(ev, fine_limit_);
-  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
-  if (s) {  // a coarse slot (below) never has an event's own key: not kept
-    recent = s;
-  } else {
-    // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
-    // activity per (API, operation, file), so the table keeps room while the program meets ever
-    // more objects. Counts and bytes stay exact; which objects is what is lost.
-    model::Event coarse = ev;
-    model::EntityId file = model::file_of(ev.entity);
-    coarse.entity = file != ev.entity ? file : model::kNoEntity;
-    coarse.other = model::kNoEntity;
-    coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
-    s = find_or_add(coarse, slots_limit_);
-    if (!s) return false;
-  }
-  return add_to_slot(*s, ev);
-}
-
-inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
-  std::uint64_t end = ev.start_ns + ev.elapsed_ns;
-  if (s.count++ == 0) {
-    dirty_[dirty_used_++] = static_cast<std::uint32_t>(&s - slots_.get());
-    s.first_start_ns = ev.start_ns;
-    s.last_end_ns = end;
-  } else {
-    if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
-    if (end > s.last_end_ns) s.last_end_ns = end;
-  }
-  s.bytes += ev.bytes;
-  s.elapsed_ns += ev.elapsed_ns;
   return true;
 }
 

@@ -107,6 +107,7 @@ class ThreadLog {
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   // Adds the event to its slot (a new one if needed); false if the table is full.
   bool add_summary(const model::Event& ev);
+  bool add_new_key(const model::Event& ev);  // add_summary for a key not among recent_
   bool add_to_slot(SummarySlot& s, const model::Event& ev);
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
   // Doubles the activity table (rare: allocates, moves the slots, rehashes the index); false if
