@@ -17,6 +17,7 @@
 #include "model/errno_saver.h"
 #include "model/version_key.h"
 #include "posix/fd_table.h"
+#include "posix/store_state.h"
 #include "posix/wrapper.h"
 #include "store/recorder.h"
 
@@ -215,7 +216,8 @@ PendingVersion stat_before_close(int fd, std::uint32_t v) {
 
 void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
                           const PendingVersion& pending) {
-  auto flags = static_cast<std::uint8_t>(store::inside_hdf5_scope() ? model::kFlagNested : model::kFlagNone);
+  auto flags = static_cast<std::uint8_t>(store::inside_hdf5_scope(store_state()) ? model::kFlagNested
+                                                                                 : model::kFlagNone);
   Run* run = run_of(pending.file);
   if (pending.in_run && run) {
     if (run->has_held) store::record(run->held_close(model::kNoEntity));
