@@ -222,10 +222,13 @@ std::size_t name_hash(std::string_view p) {
 }
 
 // The entry of the thread's last lookup, if it holds this name: a name looked up again costs
-// one comparison. Inline in both callers, before any call.
-inline bool last_hit(std::string_view path, std::uint8_t kind, std::uint32_t gen, std::uint32_t* value) {
+// one comparison, bounded by the entry's length (a strlen of the caller's name first cost as much
+// again). Inline in both callers, before any call.
+inline bool last_hit(const char* path, std::uint8_t kind, std::uint32_t gen, std::uint32_t* value) {
   const CacheEntry* e = tls_cache ? tls_cache->last : nullptr;
-  if (!e || e->generation != gen || e->kind != kind || e->path != path) return false;
+  if (!e || e->generation != gen || e->kind != kind ||
+      std::strncmp(e->path.c_str(), path, e->path.size() + 1) != 0)
+    return false;
   *value = e->value;
   return true;
 }
@@ -307,9 +310,10 @@ EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) 
   std::uint32_t value = kIgnored;
   CacheEntry* slot = nullptr;
   std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
-  std::string_view name(path);
   std::uint8_t kind = kind_of(follow, cls);
-  if (!(cacheable && (last_hit(name, kind, gen, &value) || cache_find(name, kind, gen, &value, &slot)))) {
+  if (cacheable && last_hit(path, kind, gen, &value)) return value == kIgnored ? model::kNoEntity : value;
+  std::string_view name(path);
+  if (!(cacheable && cache_find(name, kind, gen, &value, &slot))) {
     value = lexically_excluded(path) ? kIgnored : intern(canonical(dirfd, path, follow), cls);
     if (cacheable) cache_fill(slot, name, value, gen);
   }
@@ -319,14 +323,14 @@ EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) 
 EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
   EntityClass cls = directory ? EntityClass::kDirectory : EntityClass::kFile;
   std::uint32_t value = kIgnored;
-  if (path && *path) {
-    bool cacheable = path[0] == '/' || dirfd == AT_FDCWD;
+  bool cacheable = path && (path[0] == '/' || dirfd == AT_FDCWD);
+  std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
+  // Same key as path_entity's follow lookups: open follows symlinks too.
+  std::uint8_t kind = kind_of(true, cls);
+  if (path && *path && !(cacheable && last_hit(path, kind, gen, &value))) {
     CacheEntry* slot = nullptr;
-    std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
     std::string_view name(path);
-    // Same key as path_entity's follow lookups: open follows symlinks too.
-    std::uint8_t kind = kind_of(true, cls);
-    if (!(cacheable && (last_hit(name, kind, gen, &value) || cache_find(name, kind, gen, &value, &slot)))) {
+    if (!(cacheable && cache_find(name, kind, gen, &value, &slot))) {
       if (lexically_excluded(path)) {
         value = kIgnored;
       } else {

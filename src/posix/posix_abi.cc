@@ -28,6 +28,7 @@
 #include "posix/exec_env.h"
 #include "posix/fd_table.h"
 #include "posix/paths.h"
+#include "posix/store_state.h"
 #include "posix/versions.h"
 #include "posix/wrapper.h"
 #include "store/recorder.h"
@@ -80,8 +81,8 @@ void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes, std::int64_t
   if (e == kNoEntity) return;
   // POSIX calls HDF5 makes inside a VOL callback: the connector records the HDF5 call; these
   // stay visible but marked (kFlagNested), and the I/O statistics skip them (docs/posix.md).
-  store::record_marking_nested(
-      model::Event{op, model::kFlagNone, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns});
+  store::record_marking_nested(store_state(), model::Event{op, model::kFlagNone, api, e, other, bytes, offset,
+                                                           t.start_ns, t.elapsed_ns});
 }
 
 // A transfer through a descriptor. A write makes its close end a write epoch; a read carries the

@@ -13,11 +13,11 @@
 
 #include "model/api_names.h"
 #include "model/clock.h"
-#include "model/config.h"
 #include "model/entities.h"
 #include "model/errno_saver.h"
 #include "model/version_key.h"
 #include "posix/fd_table.h"
+#include "posix/store_state.h"
 #include "posix/wrapper.h"
 #include "store/recorder.h"
 
@@ -93,11 +93,6 @@ model::EntityId version_at_path(model::EntityId file, dev_t dev, ino_t ino, std:
 }
 
 // ---- runs of write epochs (versions.h) ----
-
-// Summary level coalesces; trace level keeps one version per write epoch, as it keeps every call.
-bool coalescing() {
-  return model::config().level != model::Level::kTrace;
-}
 
 // One run: write epochs of `file` by this thread with no read of it by this thread between them.
 // `dev`/`ino` are those of the version its first close named. The held close (`has_held`) is its
@@ -183,8 +178,10 @@ void mark_first_write(int fd, std::uint32_t v) {
   fd_table().set(fd, v | kWritten);
   // Once per image; a forked child inherits the registration but not the pid, so it records no
   // exit versions (its closes still do).
+  // A load first: the compare-and-swap is a locked instruction, and every write epoch pays this.
   pid_t none = 0;
-  if (g_exit_pid.compare_exchange_strong(none, getpid(), std::memory_order_relaxed))
+  if (g_exit_pid.load(std::memory_order_relaxed) == 0 &&
+      g_exit_pid.compare_exchange_strong(none, getpid(), std::memory_order_relaxed))
     std::atexit(versions_at_exit);
 }
 
@@ -209,7 +206,6 @@ model::EntityId version_read(int fd, model::EntityId file) {
 PendingVersion stat_before_close(int fd, std::uint32_t v) {
   if (tls_inside || !active()) return {};
   model::EntityId file = slot_entity(v);
-  // Runs exist only where coalescing was on when they started.
   if (file != model::kNoEntity && run_of(file)) return {file, 0, 0, true};
   Inside inside;
   model::ErrnoSaver saved;
@@ -220,7 +216,8 @@ PendingVersion stat_before_close(int fd, std::uint32_t v) {
 
 void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
                           const PendingVersion& pending) {
-  auto flags = static_cast<std::uint8_t>(store::inside_hdf5_scope() ? model::kFlagNested : model::kFlagNone);
+  auto flags = static_cast<std::uint8_t>(store::inside_hdf5_scope(store_state()) ? model::kFlagNested
+                                                                                 : model::kFlagNone);
   Run* run = run_of(pending.file);
   if (pending.in_run && run) {
     if (run->has_held) store::record(run->held_close(model::kNoEntity));
@@ -231,14 +228,14 @@ void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_
     run->has_held = true;
     return;
   }
-  // The first close of a run names its version at once (so does every close at level trace, and
-  // one whose run a signal handler's close ended meanwhile: it has no stat to name one from).
+  // The first close of a run names its version at once (so does one whose run a signal handler's
+  // close ended meanwhile: it has no stat to name one from).
   model::EntityId version = pending.in_run ? model::kNoEntity
                                            : version_at_path(pending.file, pending.dev, pending.ino,
                                                              std::numeric_limits<std::uint64_t>::max());
   store::record(model::Event{model::Op::kClose, flags, api, pending.file, version, 0, model::kNoOffset,
                              start_ns, elapsed_ns});
-  if (version == model::kNoEntity || !coalescing()) return;
+  if (version == model::kNoEntity) return;
   if (Run* fresh = new_run(pending.file)) {
     fresh->dev = pending.dev;
     fresh->ino = pending.ino;

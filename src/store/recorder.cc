@@ -23,7 +23,19 @@
 #include "store/thread_log.h"
 
 namespace provio::store {
+
+// The calling thread's recording state in one thread-local, so that recording an event costs one
+// TLS lookup (libprovio may be loaded by dlopen, with the VOL plugin: its TLS is reached through
+// __tls_get_addr), or none for a caller that keeps its address (thread_state()).
+struct ThreadState {
+  ThreadLog* log = nullptr;
+  unsigned hdf5_depth = 0;  // Hdf5Scope nesting
+  bool detached = false;    // this thread's log was finalised (thread exiting)
+};
+
 namespace {
+
+thread_local ThreadState tls;
 
 constexpr std::size_t kMinCapacity = 64;
 constexpr std::uint64_t kExitPatienceNs = 100'000'000;  // wait for a busy thread at exit
@@ -53,16 +65,6 @@ Registry& registry() {
 // Built as the library loads, before the program starts threads: a fork while another thread ran
 // the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
 [[maybe_unused]] Registry& g_registry_at_load = registry();
-
-// The calling thread's recording state in one thread-local, so that recording an event costs one
-// TLS lookup (libprovio may be loaded by dlopen, with the VOL plugin: its TLS is reached through
-// __tls_get_addr).
-struct ThreadState {
-  ThreadLog* log = nullptr;
-  unsigned hdf5_depth = 0;  // Hdf5Scope nesting
-  bool detached = false;    // this thread's log was finalised (thread exiting)
-};
-thread_local ThreadState tls;
 
 void on_process_exit();
 
@@ -232,12 +234,12 @@ Hdf5Scope::~Hdf5Scope() {
   --tls.hdf5_depth;
 }
 
-void record_marking_nested(const model::Event& ev) {
+ThreadState* thread_state() {
+  return &tls;
+}
+
+void record_marking_nested(ThreadState* state, const model::Event& ev) {
   if (ev.entity == model::kNoEntity) return;
-  // One __tls_get_addr: GCC repeats the lookup for every use of `tls` unless its address is
-  // opaque to it.
-  ThreadState* state = &tls;
-  asm("" : "+r"(state));
   ThreadLog* log = state->log ? state->log : current_log();
   if (!log) return;
   if (state->hdf5_depth == 0) return log->record(ev);
@@ -246,8 +248,8 @@ void record_marking_nested(const model::Event& ev) {
   log->record(nested);
 }
 
-bool inside_hdf5_scope() {
-  return tls.hdf5_depth != 0;
+bool inside_hdf5_scope(const ThreadState* state) {
+  return state->hdf5_depth != 0;
 }
 
 namespace detail {

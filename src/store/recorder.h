@@ -66,12 +66,20 @@ class Hdf5Scope {
   Hdf5Scope(const Hdf5Scope&) = delete;
   Hdf5Scope& operator=(const Hdf5Scope&) = delete;
 };
-// record(), with kFlagNested added when the calling thread is inside an HDF5 VOL callback: the
-// preload shim's entry point, one call and one thread-local lookup for both.
-void record_marking_nested(const model::Event& ev);
-// Whether the calling thread is inside an HDF5 VOL callback: the mark record_marking_nested()
-// adds, for a caller that records an event later than it happened (posix/versions.h).
-bool inside_hdf5_scope();
+// The calling thread's recording state. A caller that records on every call (the preload shim)
+// looks it up once per thread and keeps it in a thread-local of its own: libprovio's
+// thread-locals cost a __tls_get_addr call per use (libprovio may be dlopen'ed with the VOL
+// plugin), an initial-exec one of the shim's a load. Valid for the thread's whole life (and in a
+// fork child of it).
+struct ThreadState;
+ThreadState* thread_state();
+// record() by the thread that owns `state`, with kFlagNested added when it is inside an HDF5 VOL
+// callback: the preload shim's entry point, one call for both.
+void record_marking_nested(ThreadState* state, const model::Event& ev);
+// Whether the thread that owns `state` is inside an HDF5 VOL callback: the mark
+// record_marking_nested() adds, for a caller that records an event later than it happened
+// (posix/versions.h).
+bool inside_hdf5_scope(const ThreadState* state);
 
 // Statistics for tests and benchmarks.
 struct Stats {

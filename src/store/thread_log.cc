@@ -1,8 +1,11 @@
 // Per-thread provenance log (see thread_log.h). docs/format.md describes what a flush writes.
 #include "store/thread_log.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <new>
 #include <thread>
 
@@ -38,10 +41,28 @@ std::size_t round_up_pow2(std::size_t n) {
   return p;
 }
 
-template <typename Key>
-inline bool has_key(const SummarySlot* s, const Key& ev) {
-  return s && s->entity == ev.entity && s->other == ev.other && s->api == ev.api && s->op == ev.op &&
-         s->flags == ev.flags;
+static_assert(offsetof(SummarySlot, op) == offsetof(model::Event, op) &&
+                  offsetof(SummarySlot, flags) == offsetof(model::Event, flags) &&
+                  offsetof(SummarySlot, api) == offsetof(model::Event, api) &&
+                  offsetof(SummarySlot, entity) == offsetof(model::Event, entity) &&
+                  offsetof(SummarySlot, other) == offsetof(model::Event, other) &&
+                  offsetof(model::Event, other) == 8,
+              "a summary key is compared as the first 12 bytes of both");
+
+// The key (operation, flags, API, entity, other entity): bytes 0–11 of an event or a slot.
+inline bool has_key(const SummarySlot* s, const model::Event& ev) {
+  std::uint64_t a, b;
+  std::uint32_t c, d;
+  std::memcpy(&a, s, 8);
+  std::memcpy(&b, &ev, 8);
+  std::memcpy(&c, reinterpret_cast<const char*>(s) + 8, 4);
+  std::memcpy(&d, reinterpret_cast<const char*>(&ev) + 8, 4);
+  return a == b && c == d;
+}
+
+// The recent_ entry a key may be remembered in.
+inline std::size_t recent_index(const model::Event& ev, std::size_t n) {
+  return (std::size_t{ev.api} + ev.entity) & (n - 1);
 }
 
 // Of an event or a slot (the same key fields). The index takes its low bits, and keeps its high
@@ -111,6 +132,49 @@ std::uint64_t ThreadLog::pending_events() const {
   return n;
 }
 
+inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
+  std::uint64_t end = ev.start_ns + ev.elapsed_ns;
+  if (s.count++ == 0) {
+    dirty_[dirty_used_++] = static_cast<std::uint32_t>(&s - slots_.get());
+    s.first_start_ns = ev.start_ns;
+    s.last_end_ns = end;
+  } else {
+    if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
+    if (end > s.last_end_ns) s.last_end_ns = end;
+  }
+  s.bytes += ev.bytes;
+  s.elapsed_ns += ev.elapsed_ns;
+  return true;
+}
+
+// Inline in record(): a key met recently costs no call, no hash and no probe.
+inline bool ThreadLog::add_summary(const model::Event& ev) {
+  SummarySlot* recent = recent_[recent_index(ev, kRecent)];
+  if (recent && has_key(recent, ev)) return add_to_slot(*recent, ev);
+  return add_new_key(ev);
+}
+
+bool ThreadLog::add_new_key(const model::Event& ev) {
+  SummarySlot*& recent = recent_[recent_index(ev, kRecent)];
+  SummarySlot* s = find_or_add(ev, fine_limit_);
+  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
+  if (s) {  // a coarse slot (below) never has an event's own key: not kept
+    recent = s;
+  } else {
+    // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
+    // activity per (API, operation, file), so the table keeps room while the program meets ever
+    // more objects. Counts and bytes stay exact; which objects is what is lost.
+    model::Event coarse = ev;
+    model::EntityId file = model::file_of(ev.entity);
+    coarse.entity = file != ev.entity ? file : model::kNoEntity;
+    coarse.other = model::kNoEntity;
+    coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
+    s = find_or_add(coarse, slots_limit_);
+    if (!s) return false;
+  }
+  return add_to_slot(*s, ev);
+}
+
 void ThreadLog::record(const model::Event& ev) {
   if (!claim_as_owner()) return;
   ++recorded_;
@@ -173,7 +237,7 @@ SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit) 
     if (entry == 0) {
       if (slots_used_ >= limit) return nullptr;
       SummarySlot& s = slots_[slots_used_];
-      s = SummarySlot{key.entity, key.other, key.api, key.op, key.flags, false, 0, 0, 0, 0, 0};
+      s = SummarySlot{key.op, key.flags, key.api, key.entity, key.other, false, 0, 0, 0, 0, 0};
       index_[i] = tag | ++slots_used_;
       return &s;
     }
@@ -214,48 +278,7 @@ bool ThreadLog::grow_summary() {
     while (index_[i] != 0) i = (i + 1) & slot_mask_;
     index_[i] = (static_cast<std::uint64_t>(h >> 32) << 32) | (k + 1);
   }
-  recent_[0] = recent_[1] = nullptr;
-  return true;
-}
-
-bool ThreadLog::add_summary(const model::Event& ev) {
-  if (has_key(recent_[0], ev)) return add_to_slot(*recent_[0], ev);
-  if (has_key(recent_[1], ev)) {
-    std::swap(recent_[0], recent_[1]);
-    return add_to_slot(*recent_[0], ev);
-  }
-  SummarySlot* s = find_or_add(ev, fine_limit_);
-  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
-  if (s) {  // a coarse slot (below) never has an event's own key: not kept
-    recent_[1] = recent_[0];
-    recent_[0] = s;
-  } else {
-    // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
-    // activity per (API, operation, file), so the table keeps room while the program meets ever
-    // more objects. Counts and bytes stay exact; which objects is what is lost.
-    model::Event coarse = ev;
-    model::EntityId file = model::file_of(ev.entity);
-    coarse.entity = file != ev.entity ? file : model::kNoEntity;
-    coarse.other = model::kNoEntity;
-    coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
-    s = find_or_add(coarse, slots_limit_);
-    if (!s) return false;
-  }
-  return add_to_slot(*s, ev);
-}
-
-inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
-  std::uint64_t end = ev.start_ns + ev.elapsed_ns;
-  if (s.count++ == 0) {
-    dirty_[dirty_used_++] = static_cast<std::uint32_t>(&s - slots_.get());
-    s.first_start_ns = ev.start_ns;
-    s.last_end_ns = end;
-  } else {
-    if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
-    if (end > s.last_end_ns) s.last_end_ns = end;
-  }
-  s.bytes += ev.bytes;
-  s.elapsed_ns += ev.elapsed_ns;
+  std::fill(std::begin(recent_), std::end(recent_), nullptr);
   return true;
 }
 
@@ -263,7 +286,7 @@ void ThreadLog::clear_summary() {
   std::memset(index_.get(), 0, (slot_mask_ + 1) * sizeof(std::uint64_t));
   slots_used_ = 0;
   dirty_used_ = 0;
-  recent_[0] = recent_[1] = nullptr;
+  std::fill(std::begin(recent_), std::end(recent_), nullptr);
 }
 
 bool ThreadLog::flush_from_outside(std::uint64_t patience_ns, bool closing) {

@@ -37,13 +37,14 @@
 namespace provio::store {
 
 // Activities aggregated per (API, operation, entity, other entity, flags). The measures are those
-// since the last flush (a part); `described` says the activity is already in the file.
+// since the last flush (a part); `described` says the activity is already in the file. The key
+// fields are laid out as model::Event's first 12 bytes, so that a key compares as two loads.
 struct SummarySlot {
-  model::EntityId entity;
-  model::EntityId other;
-  model::ApiId api;
   model::Op op;
   std::uint8_t flags;
+  model::ApiId api;
+  model::EntityId entity;
+  model::EntityId other;
   bool described;
   std::uint64_t count;
   std::uint64_t bytes;
@@ -106,6 +107,7 @@ class ThreadLog {
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   // Adds the event to its slot (a new one if needed); false if the table is full.
   bool add_summary(const model::Event& ev);
+  bool add_new_key(const model::Event& ev);  // add_summary for a key not among recent_
   bool add_to_slot(SummarySlot& s, const model::Event& ev);
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
   // Doubles the activity table (rare: allocates, moves the slots, rehashes the index); false if
@@ -153,9 +155,11 @@ class ThreadLog {
   std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
   std::size_t slots_max_ = 0;               // the index never grows beyond this many entries
   std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
-  // The slots of the last two keys recorded, most recent first: a loop repeats one call (write)
-  // or alternates two (open, close), and then needs no hash and no probe.
-  SummarySlot* recent_[2] = {nullptr, nullptr};
+  // The slots of recent keys, direct-mapped by API and entity: a loop repeats one call (write),
+  // alternates two (open, close) or cycles through a few (fopen, fwrite, fclose), and then needs
+  // no hash and no probe.
+  static constexpr std::size_t kRecent = 8;
+  SummarySlot* recent_[kRecent] = {};
   std::size_t dirty_used_ = 0;
   bool restarted_ = false;  // the table was started afresh: measures go on parts only
   // trace
