@@ -227,11 +227,16 @@ void record(const Record& r) {
   if (ThreadLog* log = current_log()) log->record(r);
 }
 
-Hdf5Scope::Hdf5Scope() {
-  ++tls.hdf5_depth;
+void record(ThreadState* state, const model::Event& ev) {
+  if (ev.entity == model::kNoEntity) return;
+  if (ThreadLog* log = state->log ? state->log : current_log()) log->record(ev);
+}
+
+Hdf5Scope::Hdf5Scope(ThreadState* state) : state_(state) {
+  ++state_->hdf5_depth;
 }
 Hdf5Scope::~Hdf5Scope() {
-  --tls.hdf5_depth;
+  --state_->hdf5_depth;
 }
 
 ThreadState* thread_state() {

@@ -55,24 +55,31 @@ void flush_all();
 // buffer with the program's end time, and from then on writes every record through.
 void flush_at_process_end();
 
-// Marks the calling thread as running inside an HDF5 VOL callback (the connector holds one for
-// the duration of each callback). The preload shim records through record_marking_nested() so
-// that the POSIX calls HDF5 makes meanwhile are tagged kFlagNested and not counted twice
-// (docs/format.md).
+// The calling thread's recording state. A caller that records on every call (the preload shim,
+// the VOL connector) looks it up once per thread and keeps it in a thread-local of its own:
+// libprovio's thread-locals cost a __tls_get_addr call per use (libprovio may be dlopen'ed with
+// the VOL plugin), and a caller's one lookup per call then serves every use. Valid for the
+// thread's whole life (and in a fork child of it).
+struct ThreadState;
+ThreadState* thread_state();
+// record() by the thread that owns `state`: the VOL connector's entry point.
+void record(ThreadState* state, const model::Event& ev);
+
+// Marks the thread that owns `state` (by default the calling thread) as running inside an HDF5
+// VOL callback (the connector holds one for the duration of each callback). The preload shim
+// records through record_marking_nested() so that the POSIX calls HDF5 makes meanwhile are
+// tagged kFlagNested and not counted twice (docs/format.md).
 class Hdf5Scope {
  public:
-  Hdf5Scope();
+  Hdf5Scope() : Hdf5Scope(thread_state()) {}
+  explicit Hdf5Scope(ThreadState* state);
   ~Hdf5Scope();
   Hdf5Scope(const Hdf5Scope&) = delete;
   Hdf5Scope& operator=(const Hdf5Scope&) = delete;
+
+ private:
+  ThreadState* state_;
 };
-// The calling thread's recording state. A caller that records on every call (the preload shim)
-// looks it up once per thread and keeps it in a thread-local of its own: libprovio's
-// thread-locals cost a __tls_get_addr call per use (libprovio may be dlopen'ed with the VOL
-// plugin), an initial-exec one of the shim's a load. Valid for the thread's whole life (and in a
-// fork child of it).
-struct ThreadState;
-ThreadState* thread_state();
 // record() by the thread that owns `state`, with kFlagNested added when it is inside an HDF5 VOL
 // callback: the preload shim's entry point, one call for both.
 void record_marking_nested(ThreadState* state, const model::Event& ev);

@@ -65,8 +65,9 @@ inline std::size_t recent_index(const model::Event& ev, std::size_t n) {
   return (std::size_t{ev.api} + ev.entity) & (n - 1);
 }
 
-// Of an event or a slot (the same key fields). The index takes its low bits, and keeps its high
-// 32 bits so that a probe compares most mismatches without reading the slot.
+// Of an event or a slot (the same key fields). The index keeps its high 32 bits as a tag, so that
+// a probe compares most mismatches without reading the slot, and places the entry by the tag's
+// low bits (entry_home), so that growing moves entries without reading slots or hashing again.
 template <typename Key>
 inline std::size_t slot_hash(const Key& ev) {
   std::uint64_t k = (std::uint64_t{ev.entity} << 32) ^ ev.other;
@@ -76,6 +77,11 @@ inline std::size_t slot_hash(const Key& ev) {
   k *= 0xBF58476D1CE4E5B9ull;
   k ^= k >> 32;
   return static_cast<std::size_t>(k);
+}
+
+// An index entry's first probe position in an index of mask + 1 entries.
+inline std::size_t entry_home(std::uint64_t entry, std::size_t mask) {
+  return static_cast<std::size_t>(entry >> 32) & mask;
 }
 
 }  // namespace
@@ -156,8 +162,9 @@ inline bool ThreadLog::add_summary(const model::Event& ev) {
 
 bool ThreadLog::add_new_key(const model::Event& ev) {
   SummarySlot*& recent = recent_[recent_index(ev, kRecent)];
-  SummarySlot* s = find_or_add(ev, fine_limit_);
-  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_);
+  bool added = false;
+  SummarySlot* s = find_or_add(ev, fine_limit_, added);
+  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_, added);
   if (s) {  // a coarse slot (below) never has an event's own key: not kept
     recent = s;
   } else {
@@ -169,10 +176,10 @@ bool ThreadLog::add_new_key(const model::Event& ev) {
     coarse.entity = file != ev.entity ? file : model::kNoEntity;
     coarse.other = model::kNoEntity;
     coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
-    s = find_or_add(coarse, slots_limit_);
+    s = find_or_add(coarse, slots_limit_, added);
     if (!s) return false;
   }
-  return add_to_slot(*s, ev);
+  return added || add_to_slot(*s, ev);
 }
 
 void ThreadLog::record(const model::Event& ev) {
@@ -229,17 +236,28 @@ void ThreadLog::record(const Record& r) {
   release();
 }
 
-SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit) {
-  std::size_t h = slot_hash(key);
-  std::uint64_t tag = static_cast<std::uint64_t>(h >> 32) << 32;
-  for (std::size_t i = h & slot_mask_;; i = (i + 1) & slot_mask_) {
+SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit, bool& added) {
+  std::uint64_t tag = static_cast<std::uint64_t>(slot_hash(key) >> 32) << 32;
+  for (std::size_t i = entry_home(tag, slot_mask_);; i = (i + 1) & slot_mask_) {
     std::uint64_t entry = index_[i];
     if (entry == 0) {
       if (slots_used_ >= limit) return nullptr;
-      SummarySlot& s = slots_[slots_used_];
-      s = SummarySlot{key.op, key.flags, key.api, key.entity, key.other, false, 0, 0, 0, 0, 0};
+      // Written once with the event's measures: most metadata calls make a new slot.
+      dirty_[dirty_used_++] = static_cast<std::uint32_t>(slots_used_);
+      slots_[slots_used_] = SummarySlot{key.op,
+                                        key.flags,
+                                        key.api,
+                                        key.entity,
+                                        key.other,
+                                        false,
+                                        1,
+                                        key.bytes,
+                                        key.elapsed_ns,
+                                        key.start_ns,
+                                        key.start_ns + key.elapsed_ns};
       index_[i] = tag | ++slots_used_;
-      return &s;
+      added = true;
+      return &slots_[slots_used_ - 1];
     }
     if ((entry & ~std::uint64_t{0xFFFFFFFF}) == tag) {
       SummarySlot& s = slots_[(entry & 0xFFFFFFFF) - 1];
@@ -270,13 +288,19 @@ bool ThreadLog::allocate_summary(std::size_t n) {
 bool ThreadLog::grow_summary() {
   std::size_t n = slot_mask_ + 1, m = 2 * n;
   if (m > slots_max_ || !reserve_memory(summary_bytes(m) - summary_bytes(n))) return false;
-  if (!allocate_summary(m)) return false;  // the reservation stays: this log keeps its claim
-  // The slots moved; their numbers (dirty_) did not. Only the index is rebuilt.
-  for (std::size_t k = 0; k < slots_used_; ++k) {
-    std::size_t h = slot_hash(slots_[k]);
-    std::size_t i = h & slot_mask_;
+  std::unique_ptr<std::uint64_t[]> old(index_.release());
+  if (!allocate_summary(m)) {  // the reservation stays: this log keeps its claim
+    index_.reset(old.release());
+    return false;
+  }
+  // The slots moved; their numbers (dirty_) did not. Only the index is rebuilt, from the old one:
+  // its entries carry their positions (entry_home).
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint64_t entry = old[k];
+    if (entry == 0) continue;
+    std::size_t i = entry_home(entry, slot_mask_);
     while (index_[i] != 0) i = (i + 1) & slot_mask_;
-    index_[i] = (static_cast<std::uint64_t>(h >> 32) << 32) | (k + 1);
+    index_[i] = entry;
   }
   std::fill(std::begin(recent_), std::end(recent_), nullptr);
   return true;

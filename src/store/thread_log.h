@@ -109,7 +109,9 @@ class ThreadLog {
   bool add_summary(const model::Event& ev);
   bool add_new_key(const model::Event& ev);  // add_summary for a key not among recent_
   bool add_to_slot(SummarySlot& s, const model::Event& ev);
-  SummarySlot* find_or_add(const model::Event& key, std::size_t limit);
+  // The slot of `key`, or a new one holding the event `key` alone (`added`); nullptr when
+  // `limit` slots are in use and the key is not among them.
+  SummarySlot* find_or_add(const model::Event& key, std::size_t limit, bool& added);
   // Doubles the activity table (rare: allocates, moves the slots, rehashes the index); false if
   // it may not grow.
   bool grow_summary();

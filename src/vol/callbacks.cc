@@ -79,7 +79,7 @@ void* open_file(const char* name, hid_t fapl, void** req, Op op, model::ApiId ap
   if (!u.ok()) return nullptr;
   const bool mpio = s.on && uses_mpio(fapl);
   Timing t;
-  void* under = timed(s.on, t, [&] { return under_call(u.id()); });
+  void* under = timed(s, s.on, t, [&] { return under_call(u.id()); });
   Obj* o = under ? new_obj(under, u.under_id(), is_native(u.under_id())) : nullptr;
   wrap_request(req, u.under_id());
   if (o && s.on) {
@@ -126,8 +126,9 @@ herr_t file_specific(void* obj, H5VL_file_specific_args_t* args, hid_t dxpl, voi
     return -1;
   }
   Timing t;
-  herr_t r = timed(
-      s.on, t, [&] { return H5VLfile_specific(o && !u ? o->under : nullptr, under_id, &mine, dxpl, req); });
+  herr_t r = timed(s, s.on, t, [&] {
+    return H5VLfile_specific(o && !u ? o->under : nullptr, under_id, &mine, dxpl, req);
+  });
   wrap_request(req, under_id);
   if (r < 0) return r;
   if (args->op_type == H5VL_FILE_REOPEN && *args->args.reopen.file) {
@@ -221,8 +222,9 @@ herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t
   }
   const hid_t id = as_obj(dset[0])->under_id;
   Timing t;
-  herr_t r = timed(
-      s.on, t, [&] { return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req); });
+  herr_t r = timed(s, s.on, t, [&] {
+    return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req);
+  });
   wrap_request(req, id);
   if (r >= 0 && s.on) record_transfers(op, count > 1, count, dset, mem_type, mem_space, file_space, dxpl, t);
   return r;
@@ -264,7 +266,7 @@ herr_t link_create(H5VL_link_create_args_t* args, void* obj, const H5VL_loc_para
     return -1;
   }
   Timing t;
-  herr_t r = timed(s.on, t, [&] {
+  herr_t r = timed(s, s.on, t, [&] {
     return H5VLlink_create(&mine, o ? o->under : nullptr, loc, under_id, lcpl, lapl, dxpl, req);
   });
   wrap_request(req, under_id);
@@ -299,7 +301,7 @@ herr_t link_copy_move(void* src, const H5VL_loc_params_t* loc1, void* dst, const
     return -1;
   }
   Timing t;
-  herr_t r = timed(s.on, t, [&] {
+  herr_t r = timed(s, s.on, t, [&] {
     return F(os ? os->under : nullptr, loc1, od ? od->under : nullptr, loc2, under_id, lcpl, lapl, dxpl, req);
   });
   wrap_request(req, under_id);
@@ -332,7 +334,7 @@ herr_t object_copy(void* src, const H5VL_loc_params_t* loc1, const char* src_nam
   Obj* od = as_obj(dst);
   const hid_t id = os->under_id;
   Timing t;
-  herr_t r = timed(s.on, t, [&] {
+  herr_t r = timed(s, s.on, t, [&] {
     return H5VLobject_copy(os->under, loc1, src_name, od->under, loc2, dst_name, id, ocpypl, lcpl, dxpl, req);
   });
   wrap_request(req, id);
@@ -351,7 +353,7 @@ void* object_open(void* obj, const H5VL_loc_params_t* loc, H5I_type_t* opened_ty
   Obj* p = as_obj(obj);
   const hid_t id = p->under_id;
   Timing t;
-  void* under = timed(s.on, t, [&] { return H5VLobject_open(p->under, loc, id, opened_type, dxpl, req); });
+  void* under = timed(s, s.on, t, [&] { return H5VLobject_open(p->under, loc, id, opened_type, dxpl, req); });
   Obj* o = under ? new_child(under, id, p, opened_type ? *opened_type : H5I_BADID) : nullptr;
   wrap_request(req, id);
   if (o && s.on) {

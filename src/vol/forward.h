@@ -21,19 +21,22 @@
 namespace provio::vol {
 
 // Every callback body runs inside one: HDF5's POSIX calls meanwhile are nested (preload shim),
-// and `on` is the run-time tracing switch, read once per callback.
+// and `on` is the run-time tracing switch, read once per callback. The thread's state is looked
+// up once, here.
 struct Scope {
-  store::Hdf5Scope nested;
+  VolThread& thread = this_thread();
+  store::Hdf5Scope nested{thread.state};
   bool on = store::enabled();
 };
 
 // Runs `f`, timing it into `t` when `on` (wall-clock start, monotonic duration: tick_clock.h).
 template <typename F>
-auto timed(bool on, Timing& t, F&& f) {
+auto timed(Scope& s, bool on, Timing& t, F&& f) {
+  t.state = s.thread.state;
   if (!on) return f();
   model::clock::CallTimer timer;
   auto r = f();
-  t = timer.stop(tls_clock);
+  static_cast<model::clock::Timing&>(t) = timer.stop(s.thread.clock);
   return r;
 }
 
@@ -48,7 +51,7 @@ R forward(void* obj, void** req, Call&& call, Hook&& hook) {
   Obj* o = as_obj(obj);
   const hid_t id = o->under_id;  // a refresh may replace `o` under us
   Timing t;
-  R r = timed(Hooked && s.on, t, [&] { return call(o->under, id); });
+  R r = timed(s, Hooked && s.on, t, [&] { return call(o->under, id); });
   wrap_request(req, id);
   if (Hooked && s.on && r >= 0) hook(o, t);
   return r;
@@ -103,7 +106,7 @@ struct Open<F, Type, Hook> {
     Obj* p = as_obj(obj);
     const hid_t id = p->under_id;
     Timing t;
-    void* under = timed(s.on, t, [&] { return F(p->under, loc, id, name, a...); });
+    void* under = timed(s, s.on, t, [&] { return F(p->under, loc, id, name, a...); });
     Obj* o = under ? new_child(under, id, p, Type) : nullptr;
     wrap_request(request_arg(a...), id);
     if (o && s.on) Hook::record(p, o, t, loc, name, a...);
@@ -125,7 +128,7 @@ struct Close<F, Hook> {
     // Name the object while the under connector can still tell us its name.
     if (hooked && s.on) entity_of(o);
     Timing t;
-    herr_t r = timed(s.on && hooked, t, [&] { return F(o->under, id, a...); });
+    herr_t r = timed(s, s.on && hooked, t, [&] { return F(o->under, id, a...); });
     wrap_request(request_arg(a...), id);
     if (r >= 0) {
       if constexpr (hooked) {

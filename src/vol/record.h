@@ -16,12 +16,28 @@
 
 namespace provio::vol {
 
-// Start (wall clock) and duration (monotonic) of the underlying call only.
-using Timing = model::clock::Timing;
+// Start (wall clock) and duration (monotonic) of the underlying call only, and the recording
+// state of the thread that made it (emit() records through it).
+struct Timing : model::clock::Timing {
+  store::ThreadState* state = nullptr;
+};
 
-// This thread's clock bases (model/tick_clock.h). Default TLS model: the plugin is loaded by
-// dlopen, where initial-exec TLS may find no static TLS space left and fail the load.
-inline thread_local model::clock::ThreadClock tls_clock = {0, 0, 0, 0, 0, 0};
+// This thread's clock bases (model/tick_clock.h) and libprovio recording state, in one
+// thread-local: a callback looks it up once (this_thread()). Default TLS model: the plugin is
+// loaded by dlopen, where initial-exec TLS may find no static TLS space left and fail the load;
+// each lookup is then a __tls_get_addr call. Plain data: the plugin may be unloaded while
+// threads live on.
+struct VolThread {
+  model::clock::ThreadClock clock;
+  store::ThreadState* state;
+};
+inline thread_local VolThread tls_vol = {{0, 0, 0, 0, 0, 0}, nullptr};
+
+inline VolThread& this_thread() {
+  VolThread& t = tls_vol;
+  if (!t.state) t.state = store::thread_state();
+  return t;
+}
 
 inline bool tracks(model::EntityClass c) {
   return model::config().tracks(c);
@@ -31,7 +47,7 @@ inline bool tracks(model::EntityClass c) {
 inline void emit(model::Op op, model::ApiId api, model::EntityId e, const Timing& t, std::uint64_t bytes = 0,
                  std::uint8_t flags = model::kFlagNone, model::EntityId other = model::kNoEntity) {
   if (e == model::kNoEntity) return;
-  store::record({op, flags, api, e, other, bytes, model::kNoOffset, t.start_ns, t.elapsed_ns});
+  store::record(t.state, {op, flags, api, e, other, bytes, model::kNoOffset, t.start_ns, t.elapsed_ns});
 }
 
 // Names the new child wrapper `o` of `parent` (created or opened as (loc, name)) and records it.
