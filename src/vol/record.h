@@ -34,9 +34,12 @@ struct VolThread {
 inline thread_local VolThread tls_vol = {{0, 0, 0, 0, 0, 0}, nullptr};
 
 inline VolThread& this_thread() {
-  VolThread& t = tls_vol;
-  if (!t.state) t.state = store::thread_state();
-  return t;
+  VolThread* t = &tls_vol;
+  // Hides the address from the optimiser, which would otherwise call __tls_get_addr again for
+  // the returned reference instead of keeping the first call's result.
+  asm("" : "+r"(t));
+  if (!t->state) t->state = store::thread_state();
+  return *t;
 }
 
 inline bool tracks(model::EntityClass c) {
