@@ -15,8 +15,8 @@
 // its first size and within the process's memory bound; past that, new keys are recorded on
 // their file (coarse activities); only a table full even of those is flushed and started afresh.
 // Slots are stored densely in order of creation and found through an index of 8-byte entries
-// (slot number and hash bits), so a new key writes one slot and one entry, and growing rehashes
-// the index only.
+// (slot number and hash bits), so a new key writes one slot and one entry, and growing moves the
+// index entries only (placed by their hash bits: no slot is read, nothing hashed again).
 #pragma once
 
 #include <sys/types.h>
@@ -112,8 +112,8 @@ class ThreadLog {
   // The slot of `key`, or a new one holding the event `key` alone (`added`); nullptr when
   // `limit` slots are in use and the key is not among them.
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit, bool& added);
-  // Doubles the activity table (rare: allocates, moves the slots, rehashes the index); false if
-  // it may not grow.
+  // Doubles the activity table (rare: allocates, moves the slots and the index entries); false
+  // if it may not grow.
   bool grow_summary();
   // Room for a table of `index_size` entries; false (nothing changed) when out of memory.
   bool allocate_summary(std::size_t index_size);
