@@ -141,7 +141,8 @@ void end_run(Run& r) {
   if (r.has_held) {
     Inside inside;
     model::ErrnoSaver saved;
-    store::record(
+    store::record_as_owner(
+        store_state(),
         r.held_close(version_at_path(r.file, r.dev, r.ino, r.start_ns + r.elapsed_ns + kMtimeSlackNs)));
   }
   r = Run{};
@@ -216,11 +217,12 @@ PendingVersion stat_before_close(int fd, std::uint32_t v) {
 
 void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
                           const PendingVersion& pending) {
-  auto flags = static_cast<std::uint8_t>(store::inside_hdf5_scope(store_state()) ? model::kFlagNested
-                                                                                 : model::kFlagNone);
+  store::ThreadState* state = store_state();
+  auto flags =
+      static_cast<std::uint8_t>(store::inside_hdf5_scope(state) ? model::kFlagNested : model::kFlagNone);
   Run* run = run_of(pending.file);
   if (pending.in_run && run) {
-    if (run->has_held) store::record(run->held_close(model::kNoEntity));
+    if (run->has_held) store::record_as_owner(state, run->held_close(model::kNoEntity));
     run->api = api;
     run->flags = flags;
     run->start_ns = start_ns;
@@ -233,8 +235,8 @@ void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_
   model::EntityId version = pending.in_run ? model::kNoEntity
                                            : version_at_path(pending.file, pending.dev, pending.ino,
                                                              std::numeric_limits<std::uint64_t>::max());
-  store::record(model::Event{model::Op::kClose, flags, api, pending.file, version, 0, model::kNoOffset,
-                             start_ns, elapsed_ns});
+  store::record_as_owner(state, model::Event{model::Op::kClose, flags, api, pending.file, version, 0,
+                                             model::kNoOffset, start_ns, elapsed_ns});
   if (version == model::kNoEntity) return;
   if (Run* fresh = new_run(pending.file)) {
     fresh->dev = pending.dev;

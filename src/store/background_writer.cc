@@ -16,10 +16,10 @@ namespace {
 
 struct Queue {
   std::mutex mutex;
-  std::condition_variable work, idle;
-  std::deque<ThreadLog*> jobs;  // guarded by mutex
-  bool running = false;         // a job is being written; guarded by mutex
-  bool started = false;         // the writer thread exists (in this process); guarded by mutex
+  std::condition_variable idle;  // no job queued or running
+  std::deque<ThreadLog*> jobs;   // guarded by mutex
+  bool running = false;          // a job is being written; guarded by mutex
+  bool started = false;          // a writer thread serves the queue (in this process); guarded by mutex
 };
 
 // Never destroyed (exit-time flushes still drain it); replaced in a fork child, whose copy of the
@@ -30,11 +30,16 @@ Queue& queue() {
   return *g_queue;
 }
 
+// Writes the queued jobs, then ends: the next submit() starts a writer again. Why not wait for
+// more work: while a second thread exists, every system call of a program that has only one of
+// its own pays for sharing its descriptor table (the kernel takes a reference and the file
+// position lock per read or write, glibc its cancellation bookkeeping): +375 cycles per 1-byte
+// write here, natively, with one idle thread beside it (docs/performance.md, issue 11 fifth
+// pass). A thread per full trace buffer (8,192 calls) costs far less than that.
 void writer_loop() {
   Queue& q = queue();
   std::unique_lock<std::mutex> lock(q.mutex);
-  while (true) {
-    q.work.wait(lock, [&] { return !q.jobs.empty(); });
+  while (!q.jobs.empty()) {
     ThreadLog* log = q.jobs.front();
     q.jobs.pop_front();
     q.running = true;
@@ -42,8 +47,9 @@ void writer_loop() {
     log->write_handed_off();  // the log's last touch of it: its owner may delete it right after
     lock.lock();
     q.running = false;
-    if (q.jobs.empty()) q.idle.notify_all();
   }
+  q.started = false;
+  q.idle.notify_all();
 }
 
 // Starts the writer with every signal blocked, so that the application's handlers never run on
@@ -73,7 +79,6 @@ bool submit(ThreadLog* log) {
     q.started = true;
   }
   q.jobs.push_back(log);
-  q.work.notify_one();
   return true;
 }
 
