@@ -73,6 +73,9 @@ class Hdf5Scope {
 // fork child of it).
 struct ThreadState;
 ThreadState* thread_state();
+// record() by the thread that owns `state`, the event as it is: for an event recorded later than
+// its call, with the flags of its time (posix/versions.h's held closes).
+void record_as_owner(ThreadState* state, const model::Event& ev);
 // record() by the thread that owns `state`, with kFlagNested added when it is inside an HDF5 VOL
 // callback: the preload shim's entry point, one call for both.
 void record_marking_nested(ThreadState* state, const model::Event& ev);
