@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -14,6 +15,8 @@
 
 namespace provio::store {
 namespace {
+
+constexpr std::chrono::seconds kStartPatience{1};  // submit()'s wait for a new writer
 
 struct Queue {
   std::mutex mutex;
@@ -90,9 +93,10 @@ bool submit(ThreadLog* log) {
   // waits longer for a CPU than a woken one, and a process killed meanwhile would lose the
   // buffer in flight and the calls recorded after it, more than the one buffer a kill may cost
   // (hostile.crash_consistency, under load). Blocked here, this thread also leaves its CPU to the
-  // writer.
+  // writer. Bounded, as every wait inside the application: a writer that cannot be scheduled
+  // for a whole second still gets the buffer, and this thread goes on.
   std::uint64_t ticket = q.taken_count + q.jobs.size();  // taken once taken_count reaches it
-  q.taken.wait(lock, [&] { return q.taken_count >= ticket; });
+  q.taken.wait_for(lock, kStartPatience, [&] { return q.taken_count >= ticket; });
   return true;
 }
 
