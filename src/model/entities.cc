@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -133,10 +134,11 @@ class TextArena {
       left_ = size;
     }
     char* out = next_;
-    std::memcpy(out, a.data(), a.size());
-    std::memcpy(out + a.size(), b.data(), b.size());
-    std::memcpy(out + a.size() + b.size(), c.data(), c.size());
-    next_ += n;
+    for (std::string_view part : {a, b, c}) {
+      if (part.empty()) continue;  // an empty view's data() may be null, which memcpy must not get
+      std::memcpy(next_, part.data(), part.size());
+      next_ += part.size();
+    }
     left_ -= n;
     return {out, n};
   }

@@ -152,8 +152,6 @@ std::string dir_path(int dirfd) {
 
 // ---- per-thread name cache ----
 
-std::atomic<std::uint32_t> g_names_generation{1};
-
 constexpr std::size_t kCacheSize = 256;  // entries per thread, direct-mapped
 
 struct CacheEntry {
@@ -166,9 +164,6 @@ struct CacheEntry {
 
 struct NameCache {
   CacheEntry entries[kCacheSize];
-  // The entry of the last lookup: a program that opens or stats one name again and again (a
-  // polled lock file, a loop reopening its input) is answered by one comparison, without hashing.
-  CacheEntry* last = nullptr;
 };
 
 // initial-exec, like tls_inside: looked up at every open and stat, and the shim is loaded at start.
@@ -177,6 +172,7 @@ thread_local bool tls_cache_gone __attribute__((tls_model("initial-exec"))) = fa
 
 struct CacheOwner {
   ~CacheOwner() {
+    detail::tls_last_name.path = nullptr;  // it points into the cache
     delete tls_cache;
     tls_cache = nullptr;
     tls_cache_gone = true;
@@ -190,10 +186,6 @@ NameCache* cache() {
   (void)&tls_cache_owner;  // registers the thread-exit destructor
   static_cast<void>(tls_cache_owner);
   return tls_cache;
-}
-
-std::uint8_t kind_of(bool follow, EntityClass cls) {
-  return static_cast<std::uint8_t>((static_cast<unsigned>(cls) << 1) | (follow ? 1u : 0u));
 }
 
 // The cache's hash of a name: eight bytes per step, inline (std::hash's out-of-line murmur costs
@@ -221,16 +213,9 @@ std::size_t name_hash(std::string_view p) {
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-// The entry of the thread's last lookup, if it holds this name: a name looked up again costs
-// one comparison, bounded by the entry's length (a strlen of the caller's name first cost as much
-// again). Inline in both callers, before any call.
-inline bool last_hit(const char* path, std::uint8_t kind, std::uint32_t gen, std::uint32_t* value) {
-  const CacheEntry* e = tls_cache ? tls_cache->last : nullptr;
-  if (!e || e->generation != gen || e->kind != kind ||
-      std::strncmp(e->path.c_str(), path, e->path.size() + 1) != 0)
-    return false;
-  *value = e->value;
-  return true;
+// `e` becomes the thread's last lookup (paths.h, detail::last_hit).
+void remember_last(const CacheEntry& e) {
+  detail::tls_last_name = {e.path.c_str(), e.path.size(), e.value, e.generation, e.kind};
 }
 
 // Looks `path` up by its hash; on a miss returns the entry to fill (or nullptr without a cache).
@@ -241,11 +226,12 @@ bool cache_find(std::string_view path, std::uint8_t kind, std::uint32_t gen, std
   if (!c) return false;
   std::size_t h = name_hash(path) ^ kind;
   CacheEntry& e = c->entries[h & (kCacheSize - 1)];
-  c->last = &e;
   if (e.generation == gen && e.hash == h && e.kind == kind && e.path == path) {
     *value = e.value;
+    remember_last(e);
     return true;
   }
+  if (detail::tls_last_name.path == e.path.c_str()) detail::tls_last_name.path = nullptr;
   e.generation = 0;  // being refilled
   e.hash = h;
   e.kind = kind;
@@ -258,6 +244,7 @@ void cache_fill(CacheEntry* slot, std::string_view path, std::uint32_t value, st
   slot->path.assign(path.data(), path.size());
   slot->value = value;
   slot->generation = gen;
+  remember_last(*slot);
 }
 
 }  // namespace
@@ -303,7 +290,12 @@ std::string canonical(int dirfd, const char* path, bool follow) {
   return out;
 }
 
-EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) {
+namespace detail {
+
+std::atomic<std::uint32_t> g_names_generation{1};
+
+// path_entity() for a name that is not the thread's last lookup.
+EntityId path_entity_lookup(int dirfd, const char* path, bool follow, EntityClass cls) {
   if (!path || !*path) return model::kNoEntity;
   // Cache first: excluded names are cached too (as kIgnored).
   bool cacheable = path[0] == '/' || dirfd == AT_FDCWD;
@@ -311,7 +303,6 @@ EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) 
   CacheEntry* slot = nullptr;
   std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
   std::uint8_t kind = kind_of(follow, cls);
-  if (cacheable && last_hit(path, kind, gen, &value)) return value == kIgnored ? model::kNoEntity : value;
   std::string_view name(path);
   if (!(cacheable && cache_find(name, kind, gen, &value, &slot))) {
     value = lexically_excluded(path) ? kIgnored : intern(canonical(dirfd, path, follow), cls);
@@ -320,14 +311,15 @@ EntityId path_entity(int dirfd, const char* path, bool follow, EntityClass cls) 
   return value == kIgnored ? model::kNoEntity : value;
 }
 
-EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
+// bind_opened() for a name that is not the thread's last lookup.
+EntityId bind_opened_lookup(int fd, int dirfd, const char* path, bool directory) {
   EntityClass cls = directory ? EntityClass::kDirectory : EntityClass::kFile;
   std::uint32_t value = kIgnored;
   bool cacheable = path && (path[0] == '/' || dirfd == AT_FDCWD);
   std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
   // Same key as path_entity's follow lookups: open follows symlinks too.
   std::uint8_t kind = kind_of(true, cls);
-  if (path && *path && !(cacheable && last_hit(path, kind, gen, &value))) {
+  if (path && *path) {
     CacheEntry* slot = nullptr;
     std::string_view name(path);
     if (!(cacheable && cache_find(name, kind, gen, &value, &slot))) {
@@ -348,6 +340,8 @@ EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
   fd_table().set(fd, value == kIgnored ? kIgnored : value | kUsed);
   return value == kIgnored ? model::kNoEntity : value;
 }
+
+}  // namespace detail
 
 namespace {
 
@@ -380,7 +374,7 @@ EntityId fd_entity_if_used(int fd) {
 }
 
 void names_changed() {
-  g_names_generation.fetch_add(1, std::memory_order_relaxed);
+  detail::g_names_generation.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::string search_path(const char* file) {

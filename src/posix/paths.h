@@ -8,6 +8,11 @@
 // (errno saved, "inside" flag set).
 #pragma once
 
+#include <fcntl.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -37,14 +42,68 @@ inline model::EntityId fd_entity(int fd) {
 // this image opened it or moved data through it.
 model::EntityId fd_entity_if_used(int fd);
 
+namespace detail {
+// Bumped by names_changed(): cached names of an older generation are stale.
+extern std::atomic<std::uint32_t> g_names_generation;
+
+// A copy of the thread's last name-cache lookup (paths.cc keeps it in step with the cache entry
+// whose name it points to): a name looked up again (a polled lock file, a loop reopening or
+// stat'ing its input) is answered inline by one comparison, before any call. initial-exec, like
+// tls_inside: the shim is loaded at start-up.
+struct LastName {
+  const char* path;  // the entry's name, null when there is none
+  std::size_t size;
+  std::uint32_t value;  // entity or kIgnored
+  std::uint32_t generation;
+  std::uint8_t kind;  // kind_of(follow, class)
+};
+inline thread_local LastName tls_last_name __attribute__((tls_model("initial-exec"))) = {nullptr, 0, 0, 0, 0};
+
+constexpr std::uint8_t kind_of(bool follow, model::EntityClass cls) {
+  return static_cast<std::uint8_t>((static_cast<unsigned>(cls) << 1) | (follow ? 1u : 0u));
+}
+
+// Whether `path` (a cacheable name: absolute, or relative to the working directory) is the last
+// name looked up, with the same kind; its value then. The comparison is bounded by the cached
+// name's length.
+inline bool last_hit(const char* path, std::uint8_t kind, std::uint32_t* value) {
+  const LastName& l = tls_last_name;
+  if (!l.path || l.generation != g_names_generation.load(std::memory_order_relaxed) || l.kind != kind ||
+      std::strncmp(l.path, path, l.size + 1) != 0)
+    return false;
+  *value = l.value;
+  return true;
+}
+inline bool cacheable(int dirfd, const char* path) {
+  return path && (path[0] == '/' || dirfd == AT_FDCWD);
+}
+
+model::EntityId bind_opened_lookup(int fd, int dirfd, const char* path, bool directory);
+model::EntityId path_entity_lookup(int dirfd, const char* path, bool follow, model::EntityClass cls);
+}  // namespace detail
+
 // After a successful open of `path` (relative to `dirfd`) that returned `fd`: which entity fd now
 // names, also stored in the descriptor table. kNoEntity when not tracked.
-model::EntityId bind_opened(int fd, int dirfd, const char* path, bool directory);
+inline model::EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
+  std::uint32_t value;
+  // Same key as path_entity's follow lookups: open follows symlinks too.
+  std::uint8_t kind =
+      detail::kind_of(true, directory ? model::EntityClass::kDirectory : model::EntityClass::kFile);
+  if (!(detail::cacheable(dirfd, path) && detail::last_hit(path, kind, &value)))
+    return detail::bind_opened_lookup(fd, dirfd, path, directory);
+  fd_table().set(fd, value == kIgnored ? kIgnored : value | kUsed);
+  return value == kIgnored ? model::kNoEntity : value;
+}
 
 // The entity `path` names (relative to `dirfd`, AT_FDCWD for the working directory). `follow`:
 // a final symlink is resolved (stat, truncate) or is itself the entity (lstat, unlink, rename).
 // kNoEntity when excluded or not tracked.
-model::EntityId path_entity(int dirfd, const char* path, bool follow, model::EntityClass cls);
+inline model::EntityId path_entity(int dirfd, const char* path, bool follow, model::EntityClass cls) {
+  std::uint32_t value;
+  if (!(detail::cacheable(dirfd, path) && detail::last_hit(path, detail::kind_of(follow, cls), &value)))
+    return detail::path_entity_lookup(dirfd, path, follow, cls);
+  return value == kIgnored ? model::kNoEntity : value;
+}
 
 // The canonical form of `path` (relative to `dirfd`), with the same `follow` rule; empty if the
 // directory descriptor cannot be resolved.

@@ -21,6 +21,9 @@
 
 #include <sys/types.h>
 
+#include <atomic>
+#include <cstdint>
+
 #include "model/event.h"
 #include "posix/fd_table.h"
 
@@ -35,10 +38,26 @@ inline void mark_written(int fd) {
   mark_first_write(fd, v);
 }
 
+// The version each descriptor below FdTable::kDirect reads, with the file it was named for:
+// (file << 32) | version, set at the descriptor's first read so that all its reads are one
+// activity per version. Zero-initialised .bss, touched only where descriptors are read.
+extern std::atomic<std::uint64_t> g_read_versions[FdTable::kDirect];
+// version_read() at a descriptor's first read: stats it and names the version.
+model::EntityId first_version_read(int fd, model::EntityId file, std::uint32_t slot);
+
 // A read through `fd` naming `file`: the version it reads, named from a stat at the descriptor's
 // first read and remembered for the later ones (descriptors below FdTable::kDirect; above, the
-// first read only); kNoEntity once the descriptor was written through.
-model::EntityId version_read(int fd, model::EntityId file);
+// first read only); kNoEntity once the descriptor was written through. Inline for the common
+// case, a later read: two loads.
+inline model::EntityId version_read(int fd, model::EntityId file) {
+  std::uint32_t v = fd_table().get(fd);
+  if (file == model::kNoEntity || v == kIgnored || (v & kWritten)) return model::kNoEntity;
+  if (!(v & kVersionKnown)) return first_version_read(fd, file, v);
+  // The file check drops what a reused descriptor number left.
+  std::uint64_t known =
+      fd >= 0 && fd < FdTable::kDirect ? g_read_versions[fd].load(std::memory_order_relaxed) : 0;
+  return (known >> 32) == file ? static_cast<model::EntityId>(known) : model::kNoEntity;
+}
 
 // Before a close: what names the version a written descriptor leaves. Runs outside any recorder
 // (it guards itself and keeps errno). `in_run`: the close continues this thread's run of write

@@ -4,7 +4,9 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -14,12 +16,16 @@
 namespace provio::store {
 namespace {
 
+constexpr std::chrono::seconds kStartPatience{1};  // submit()'s wait for a new writer
+
 struct Queue {
   std::mutex mutex;
-  std::condition_variable work, idle;
-  std::deque<ThreadLog*> jobs;  // guarded by mutex
-  bool running = false;         // a job is being written; guarded by mutex
-  bool started = false;         // the writer thread exists (in this process); guarded by mutex
+  std::condition_variable idle;   // no job queued or running
+  std::condition_variable taken;  // a writer took a job from the queue (taken_count grew)
+  std::deque<ThreadLog*> jobs;    // guarded by mutex
+  bool running = false;           // a job is being written; guarded by mutex
+  bool started = false;           // a writer thread serves the queue (in this process); guarded by mutex
+  std::uint64_t taken_count = 0;  // jobs taken from the queue so far; guarded by mutex
 };
 
 // Never destroyed (exit-time flushes still drain it); replaced in a fork child, whose copy of the
@@ -30,20 +36,28 @@ Queue& queue() {
   return *g_queue;
 }
 
+// Writes the queued jobs, then ends: the next submit() starts a writer again. Why not wait for
+// more work: while a second thread exists, every system call of a program that has only one of
+// its own pays for sharing its descriptor table (the kernel takes a reference and the file
+// position lock per read or write, glibc its cancellation bookkeeping): +375 cycles per 1-byte
+// write here, natively, with one idle thread beside it (docs/performance.md, issue 11 fifth
+// pass). A thread per full trace buffer (8,192 calls) costs far less than that.
 void writer_loop() {
   Queue& q = queue();
   std::unique_lock<std::mutex> lock(q.mutex);
-  while (true) {
-    q.work.wait(lock, [&] { return !q.jobs.empty(); });
+  while (!q.jobs.empty()) {
     ThreadLog* log = q.jobs.front();
     q.jobs.pop_front();
     q.running = true;
+    ++q.taken_count;
+    q.taken.notify_all();
     lock.unlock();
     log->write_handed_off();  // the log's last touch of it: its owner may delete it right after
     lock.lock();
     q.running = false;
-    if (q.jobs.empty()) q.idle.notify_all();
   }
+  q.started = false;
+  q.idle.notify_all();
 }
 
 // Starts the writer with every signal blocked, so that the application's handlers never run on
@@ -66,14 +80,23 @@ bool start_writer() {
 
 bool submit(ThreadLog* log) {
   Queue& q = queue();
-  std::lock_guard<std::mutex> lock(q.mutex);
+  std::unique_lock<std::mutex> lock(q.mutex);
   if (q.jobs.size() >= kMaxJobs) return false;
-  if (!q.started) {
-    if (!start_writer()) return false;
-    q.started = true;
+  if (q.started) {
+    q.jobs.push_back(log);
+    return true;
   }
+  if (!start_writer()) return false;
+  q.started = true;
   q.jobs.push_back(log);
-  q.work.notify_one();
+  // Until the new thread has taken the buffer, this one records nothing more. Why: a new thread
+  // waits longer for a CPU than a woken one, and a process killed meanwhile would lose the
+  // buffer in flight and the calls recorded after it, more than the one buffer a kill may cost
+  // (hostile.crash_consistency, under load). Blocked here, this thread also leaves its CPU to the
+  // writer. Bounded, as every wait inside the application: a writer that cannot be scheduled
+  // for a whole second still gets the buffer, and this thread goes on.
+  std::uint64_t ticket = q.taken_count + q.jobs.size();  // taken once taken_count reaches it
+  q.taken.wait_for(lock, kStartPatience, [&] { return q.taken_count >= ticket; });
   return true;
 }
 

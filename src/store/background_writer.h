@@ -1,5 +1,7 @@
 // The per-process background writer: formats and writes full trace buffers on its own thread, so
-// that a recording thread whose buffer fills only swaps it for its spare and carries on.
+// that a recording thread whose buffer fills only swaps it for its spare and carries on. The
+// thread lives only while there are jobs: a program with one thread of its own stays one between
+// hand-offs (a second thread makes every one of its system calls dearer; background_writer.cc).
 //
 // Hard rule: bounded and never lossy. A log has at most one buffer in flight (the queue holds at
 // most one job per log, and at most kMaxJobs in all); when submit() refuses, the recording thread

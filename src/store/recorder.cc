@@ -227,11 +227,6 @@ void record(const Record& r) {
   if (ThreadLog* log = current_log()) log->record(r);
 }
 
-void record(ThreadState* state, const model::Event& ev) {
-  if (ev.entity == model::kNoEntity) return;
-  if (ThreadLog* log = state->log ? state->log : current_log()) log->record(ev);
-}
-
 Hdf5Scope::Hdf5Scope(ThreadState* state) : state_(state) {
   ++state_->hdf5_depth;
 }
@@ -243,14 +238,16 @@ ThreadState* thread_state() {
   return &tls;
 }
 
-void record_marking_nested(ThreadState* state, const model::Event& ev) {
+void record_as_owner(ThreadState* state, const model::Event& ev) {
   if (ev.entity == model::kNoEntity) return;
-  ThreadLog* log = state->log ? state->log : current_log();
-  if (!log) return;
-  if (state->hdf5_depth == 0) return log->record(ev);
+  if (ThreadLog* log = state->log ? state->log : current_log()) log->record(ev);
+}
+
+void record_marking_nested(ThreadState* state, const model::Event& ev) {
+  if (state->hdf5_depth == 0) return record_as_owner(state, ev);
   model::Event nested = ev;
   nested.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagNested);
-  log->record(nested);
+  record_as_owner(state, nested);
 }
 
 bool inside_hdf5_scope(const ThreadState* state) {

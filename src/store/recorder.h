@@ -62,8 +62,10 @@ void flush_at_process_end();
 // thread's whole life (and in a fork child of it).
 struct ThreadState;
 ThreadState* thread_state();
-// record() by the thread that owns `state`: the VOL connector's entry point.
-void record(ThreadState* state, const model::Event& ev);
+// record() by the thread that owns `state`, the event as it is: the VOL connector's entry point,
+// and for an event recorded later than its call, with the flags of its time (posix/versions.h's
+// held closes).
+void record_as_owner(ThreadState* state, const model::Event& ev);
 
 // Marks the thread that owns `state` (by default the calling thread) as running inside an HDF5
 // VOL callback (the connector holds one for the duration of each callback). The preload shim

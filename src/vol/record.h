@@ -50,7 +50,8 @@ inline bool tracks(model::EntityClass c) {
 inline void emit(model::Op op, model::ApiId api, model::EntityId e, const Timing& t, std::uint64_t bytes = 0,
                  std::uint8_t flags = model::kFlagNone, model::EntityId other = model::kNoEntity) {
   if (e == model::kNoEntity) return;
-  store::record(t.state, {op, flags, api, e, other, bytes, model::kNoOffset, t.start_ns, t.elapsed_ns});
+  store::record_as_owner(t.state,
+                         {op, flags, api, e, other, bytes, model::kNoOffset, t.start_ns, t.elapsed_ns});
 }
 
 // Names the new child wrapper `o` of `parent` (created or opened as (loc, name)) and records it.
