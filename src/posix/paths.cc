@@ -298,7 +298,7 @@ std::atomic<std::uint32_t> g_names_generation{1};
 EntityId path_entity_lookup(int dirfd, const char* path, bool follow, EntityClass cls) {
   if (!path || !*path) return model::kNoEntity;
   // Cache first: excluded names are cached too (as kIgnored).
-  bool cacheable = path[0] == '/' || dirfd == AT_FDCWD;
+  bool cacheable = detail::cacheable(dirfd, path);
   std::uint32_t value = kIgnored;
   CacheEntry* slot = nullptr;
   std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
@@ -315,7 +315,7 @@ EntityId path_entity_lookup(int dirfd, const char* path, bool follow, EntityClas
 EntityId bind_opened_lookup(int fd, int dirfd, const char* path, bool directory) {
   EntityClass cls = directory ? EntityClass::kDirectory : EntityClass::kFile;
   std::uint32_t value = kIgnored;
-  bool cacheable = path && (path[0] == '/' || dirfd == AT_FDCWD);
+  bool cacheable = detail::cacheable(dirfd, path);
   std::uint32_t gen = g_names_generation.load(std::memory_order_relaxed);
   // Same key as path_entity's follow lookups: open follows symlinks too.
   std::uint8_t kind = kind_of(true, cls);
