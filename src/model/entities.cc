@@ -170,9 +170,10 @@ class Registry {
   }
 
   // An object or attribute by (parent, separator, name): found without building and hashing its
-  // full IRI (the IRI is made once, when the entity is new, from `iri`).
+  // full IRI. The IRI is made once, when the entity is new, from the parts `iri_parts()` gives.
+  template <typename IriParts>
   EntityId intern_child(EntityClass cls, EntityId parent, char sep, std::string_view name,
-                        const ChildIri& iri) {
+                        IriParts iri_parts) {
     std::size_t h = hash_child(parent, sep, name);
     std::lock_guard<std::mutex> lock(mutex_);
     EntityId found = children_.find(h, [&](EntityId id) {
@@ -181,6 +182,7 @@ class Registry {
     });
     if (found != kNoEntity) return found;
     bool limited = false;
+    const ChildIri iri = iri_parts();
     EntityId id = unique_iri(sep, name) && !has_records_ && clean_term(entry(parent).entity)
                       ? intern_unique_child(cls, parent, sep, name, iri, &limited)
                       : intern_child_by_iri(cls, parent, sep, name, iri, &limited);
@@ -371,7 +373,8 @@ EntityId object_entity(EntityId file, std::string_view object_path, EntityClass 
     // The same IRI as the absolute path (object_iri): the same entity.
     return object_entity(file, "/" + std::string(object_path), cls);
   }
-  return registry().intern_child(cls, file, '#', object_path, object_iri_parts(f->iri, object_path));
+  return registry().intern_child(cls, file, '#', object_path,
+                                 [&] { return object_iri_parts(f->iri, object_path); });
 }
 
 EntityId attribute_entity(EntityId owner, std::string_view name) {
@@ -382,14 +385,15 @@ EntityId attribute_entity(EntityId owner, std::string_view name) {
     return attribute_entity(object_entity(owner, "/", EntityClass::kGroup), name);
   }
   return registry().intern_child(EntityClass::kAttribute, owner, '@', name,
-                                 attribute_iri_parts(o->iri, name));
+                                 [&] { return attribute_iri_parts(o->iri, name); });
 }
 
 EntityId version_entity(EntityId file, std::string_view key) {
   const Entity* f = entity(file);
   if (!f) return kNoEntity;
-  EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key,
-                                        {f->iri, kVersionSeparator, key, ChildIri::Encode::kNone});
+  EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key, [&] {
+    return ChildIri{f->iri, kVersionSeparator, key, ChildIri::Encode::kNone};
+  });
   return id == file ? kNoEntity : id;  // past the entity limit interning falls back to the file
 }
 
