@@ -295,7 +295,7 @@ class Registry {
 
   // Completes the entry new_entry() handed out and makes it visible to readers.
   EntityId publish(Entry& e, std::string_view label, std::string_view type, char sep, bool iri_indexed) {
-    e.entity.label.assign(label);
+    e.entity.label.append(label);  // the entry's label is empty: one copy, where assign() replaces
     e.entity.type = texts_.copy(type);
     e.sep = sep;
     e.iri_indexed = iri_indexed;
