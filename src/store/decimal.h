@@ -7,6 +7,8 @@
 // for put_nine_digits. Nothing is checked here.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -22,16 +24,19 @@ inline void put_pair(char* p, std::uint32_t two_digits) {
   std::memcpy(p, kDigitPairs + 2 * two_digits, 2);
 }
 
+// 10^0 … 10^19.
+inline constexpr auto kPowersOf10 = [] {
+  std::array<std::uint64_t, 20> p{};
+  p[0] = 1;
+  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
+
+// Digits of `v` (> 0) without a loop: its bit length times log10(2) (1233 / 4096) is the digit
+// count or one more, which one comparison settles.
 inline unsigned decimal_length(std::uint64_t v) {
-  unsigned n = 1;
-  for (;;) {  // four digits per step: a traced call's numbers are mostly short
-    if (v < 10) return n;
-    if (v < 100) return n + 1;
-    if (v < 1000) return n + 2;
-    if (v < 10000) return n + 3;
-    v /= 10000;
-    n += 4;
-  }
+  unsigned t = static_cast<unsigned>(64 - __builtin_clzll(v)) * 1233 >> 12;
+  return t + 1 - (v < kPowersOf10[t]);
 }
 }  // namespace detail
 

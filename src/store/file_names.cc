@@ -9,6 +9,27 @@
 
 namespace provio::store {
 
+const std::string& FileNames::prefix(std::string_view base, bool in_file, std::string& out) {
+  // Entities come in runs of one file (a dataset, its attributes): the last base is compared
+  // first, without building a key.
+  if (last_prefix_ && base == last_base_) return *last_prefix_;
+  std::string key(base);
+  auto it = prefixes_.find(key);
+  if (it == prefixes_.end()) {
+    std::string name = (in_file ? "f" : "d") + std::to_string(prefixes_.size() + 1) + ":";
+    out += "@prefix ";
+    out += name;
+    out += ' ';
+    model::append_iri_term(out, key);
+    out += " .\n";
+    bytes_ += key.size() + name.size();
+    it = prefixes_.emplace(std::move(key), std::move(name)).first;
+  }
+  last_base_ = it->first;
+  last_prefix_ = &it->second;  // map nodes do not move
+  return it->second;
+}
+
 const std::string& FileNames::term(model::EntityId id, std::string& out) {
   const model::Entity* e = model::entity(id);
   if (!e) return empty_;
@@ -24,19 +45,7 @@ const std::string& FileNames::term(model::EntityId id, std::string& out) {
                  e->cls != model::EntityClass::kDirectory && e->cls != model::EntityClass::kVersion;
   if (e->cls != model::EntityClass::kRecord) cut = in_file ? iri.find('#') : iri.rfind('/');
   if (cut != std::string_view::npos && cut + 1 < iri.size()) {
-    std::string base(iri.substr(0, cut + 1));
-    auto it = prefixes_.find(base);
-    if (it == prefixes_.end()) {
-      std::string name = (in_file ? "f" : "d") + std::to_string(prefixes_.size() + 1) + ":";
-      out += "@prefix ";
-      out += name;
-      out += ' ';
-      model::append_iri_term(out, base);
-      out += " .\n";
-      bytes_ += base.size() + name.size();
-      it = prefixes_.emplace(std::move(base), std::move(name)).first;
-    }
-    t = it->second;
+    t = prefix(iri.substr(0, cut + 1), in_file, out);
     if (!append_local_name(t, iri.substr(cut + 1))) t.clear();
   }
   if (t.empty()) t = e->term;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -25,7 +26,12 @@ class FileNames {
   std::size_t memory_bytes() const { return bytes_; }
 
  private:
+  // The prefix name of a base ("d1:" / "f1:"), declared in `out` the first time.
+  const std::string& prefix(std::string_view base, bool in_file, std::string& out);
+
   std::unordered_map<std::string, std::string> prefixes_;  // base IRI → "d1:" / "f1:"
+  std::string_view last_base_;                             // the last base prefix() gave,
+  const std::string* last_prefix_ = nullptr;               // and its name (both in prefixes_)
   std::vector<std::string> terms_;                         // by entity id; empty: not named yet
   std::size_t bytes_ = 0;
   std::string empty_;

@@ -37,6 +37,10 @@
 #include "store/record_buffer.h"
 #include "store/turtle.h"
 
+namespace provio::model {
+struct Entity;
+}
+
 namespace provio::store {
 
 // Activities aggregated per (API, operation, entity, other entity, flags). The measures are those
@@ -139,6 +143,11 @@ class alignas(64) ThreadLog {
   void flush_locked(bool closing = false);
   void write_header();
   void declare_entity(model::EntityId id);
+  // declare_entity's common case, an HDF5 object or attribute in a file whose name needs no
+  // escaping, written in one stack buffer and appended once; false if it is not that case.
+  bool declare_object(model::EntityId id, const model::Entity& e);
+  // `t:<thread>\/<api>-<Op>-e`: an activity's term up to its entity's number.
+  void activity_term_prefix(model::ApiId api, model::Op op, std::string& term);
   void activity_term_for(const SummarySlot& s, std::string& term);
   // The API's part of activity terms (percent-encoded, escaped as a local name), made once per API.
   const std::string& api_local_name(model::ApiId api);
@@ -229,14 +238,17 @@ class alignas(64) ThreadLog {
     model::Op op{};
     std::uint8_t flags = 0;
     bool valid = false;
-    std::string before;  // from after the subject to the entity term
-    std::string after;   // from after the entity term to the end of describe_activity's text
+    std::string subject;  // the activity's term up to its entity's number (activity_term_prefix)
+    std::string before;   // from after the subject to the entity term
+    std::string after;    // from after the entity term to the end of describe_activity's text
   };
   static constexpr std::size_t kSummaryHeads = 64;
   SummaryHead summary_heads_[kSummaryHeads];
   SummaryHead& summary_head(const SummarySlot& s);
-  // Writes a new activity's whole block from its summary head; false when there is none yet.
-  bool write_from_summary_head(const SummarySlot& s, std::string_view act);
+  // Writes a new activity's whole block, subject included, from its summary head; false when
+  // there is none yet.
+  bool write_from_summary_head(const SummarySlot& s);
+  void describe_summary(const SummarySlot& s, std::string_view act, bool inline_measures);
   std::size_t block_start_ = 0;  // where describe_activity's block began in out_
   std::size_t entity_at_ = 0;    // where describe_activity wrote the entity term in out_ (0: none)
   std::uint64_t flush_seq_ = 0;

@@ -79,6 +79,15 @@ char* put_text(char* p, std::string_view s) {
   std::memcpy(p, s.data(), s.size());
   return p + s.size();
 }
+
+// Text that a Turtle string carries as it is (printable ASCII but '"' and '\'): the names of
+// nearly all HDF5 objects and attributes.
+bool plain_text(std::string_view text) {
+  for (char c : text) {
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
 }  // namespace
 
 void ThreadLog::write_header() {
@@ -155,6 +164,7 @@ void ThreadLog::declare_entity(EntityId id) {
   const model::Entity* e = model::entity(id);
   if (!e) return;
   if (e->parent != model::kNoEntity) declare_entity(e->parent);
+  if (declare_object(id, *e)) return;
   // Terms first: naming may declare a prefix, which must come before the block.
   std::string& parent = term_copies_[0];  // a copy: naming `id` may move the parent's term
   parent.clear();
@@ -189,6 +199,30 @@ void ThreadLog::declare_entity(EntityId id) {
 }
 
 // `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
+bool ThreadLog::declare_object(EntityId id, const model::Entity& e) {
+  bool attribute = e.cls == EntityClass::kAttribute;
+  bool object = e.cls != EntityClass::kFile && e.cls != EntityClass::kDirectory &&
+                e.cls != EntityClass::kVersion && e.cls != EntityClass::kRecord;
+  if (!object || e.parent == model::kNoEntity || !plain_text(e.label)) return false;
+  const std::string& self = names_.term(id, out_);          // may declare a prefix, before the block
+  const std::string& parent = names_.term(e.parent, out_);  // named already: neither term moves now
+  if (self.empty() || parent.empty()) return false;
+  std::string_view cls = attribute ? std::string_view(":Attribute") : short_term(model::class_term(e.cls));
+  char line[1024];
+  constexpr std::size_t kFixed = 64;  // " a ", the two predicates, the quotes, " .\n"
+  if (self.size() + cls.size() + e.label.size() + parent.size() + kFixed > sizeof line) return false;
+  char* p = put_text(line, self);
+  p = put_text(p, " a ");
+  p = put_text(p, cls);
+  p = put_text(p, attribute ? std::string_view(" ; :name \"") : std::string_view(" ; :objectPath \""));
+  p = put_text(p, e.label);
+  p = put_text(p, attribute ? std::string_view("\" ; :attributeOf ") : std::string_view("\" ; :inFile "));
+  p = put_text(p, parent);
+  p = put_text(p, " .\n");
+  out_.append(line, static_cast<std::size_t>(p - line));
+  return true;
+}
+
 // pieces that need no escaping beyond the API name's.
 const std::string& ThreadLog::api_local_name(model::ApiId api) {
   if (api >= api_local_names_.size()) api_local_names_.resize(api + 1);
@@ -201,13 +235,17 @@ const std::string& ThreadLog::api_local_name(model::ApiId api) {
   return name;
 }
 
-void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) {
+void ThreadLog::activity_term_prefix(model::ApiId api, Op op, std::string& term) {
   term.assign(thread_term_);
   term += "\\/";
-  term += api_local_name(s.api);
+  term += api_local_name(api);
   term += '-';
-  term += model::op_name(s.op);
+  term += model::op_name(op);
   term += "-e";
+}
+
+void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) {
+  activity_term_prefix(s.api, s.op, term);
   append_decimal(term, s.entity);
   if (s.other != model::kNoEntity) {
     term += '-';
@@ -276,61 +314,85 @@ ThreadLog::SummaryHead& ThreadLog::summary_head(const SummarySlot& s) {
                         kSummaryHeads];
 }
 
-bool ThreadLog::write_from_summary_head(const SummarySlot& s, std::string_view act) {
+bool ThreadLog::write_from_summary_head(const SummarySlot& s) {
   const SummaryHead& head = summary_head(s);
   if (!head.valid || head.api != s.api || head.op != s.op || head.flags != s.flags) return false;
   declare_entity(s.entity);  // as describe_activity does, before the block
   const std::string& e = names_.term(s.entity, out_);
   if (e.empty()) return false;
-  MeasureText buf;
-  std::string_view m =
-      format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
-  out_.append(act).append(head.before).append(e).append(head.after).append(" ; ").append(m).append(" .\n");
+  // Subject, head, entity term and measures go into one stack buffer and are appended once: a
+  // string append per piece cost more than the rest of the block (a block too long for the
+  // buffer is described again instead).
+  char line[1024];
+  constexpr std::size_t kNumbers = 2 * 24 + sizeof(MeasureText) + 8;  // entity, flags, measures
+  if (head.subject.size() + head.before.size() + e.size() + head.after.size() + kNumbers > sizeof line)
+    return false;
+  char* p = put_text(line, head.subject);
+  p = put_decimal(p, std::uint64_t{s.entity});
+  if (s.flags) {
+    p = put_text(p, "-f");
+    p = put_decimal(p, std::uint64_t{s.flags});
+  }
+  p = put_text(p, head.before);
+  p = put_text(p, e);
+  p = put_text(p, head.after);
+  p = put_text(p, " ; ");
+  p = put_measures(p, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
+  p = put_text(p, " .\n");
+  out_.append(line, static_cast<std::size_t>(p - line));
   return true;
+}
+
+// A new activity's block written from scratch; one with no other object leaves its summary head
+// for the next of its API, operation and flags.
+void ThreadLog::describe_summary(const SummarySlot& s, std::string_view act, bool inline_measures) {
+  bool headed = inline_measures && s.other == model::kNoEntity;
+  Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
+  // The head around the entity term, as written (before the measures end the block).
+  std::size_t at = entity_at_, e_size = term_copies_[0].size();
+  if (at && out_.compare(at, e_size, term_copies_[0]) != 0) at = 0;
+  std::string after = headed && at ? out_.substr(at + e_size) : std::string();
+  MeasureText buf;
+  if (inline_measures)
+    t.more(
+        format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_));
+  if (t.end() && headed && at && at > block_start_ + act.size()) {
+    SummaryHead& head = summary_head(s);
+    head.api = s.api;
+    head.op = s.op;
+    head.flags = s.flags;
+    activity_term_prefix(s.api, s.op, head.subject);
+    head.before.assign(out_, block_start_ + act.size(), at - block_start_ - act.size());
+    head.after = std::move(after);
+    head.valid = true;
+  }
 }
 
 void ThreadLog::write_summaries() {
   std::string act, part;
   for (std::size_t k = 0; k < dirty_used_; ++k) {
     SummarySlot& s = slots_[dirty_[k]];
-    activity_term_for(s, act);
     bool inline_measures = !s.described && !restarted_;
     bool headed = inline_measures && s.other == model::kNoEntity;
-    if (!s.described && !(headed && write_from_summary_head(s, act))) {
-      Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
-      // The head around the entity term, as written (before the measures end the block).
-      std::size_t at = entity_at_, e_size = term_copies_[0].size();
-      if (at && out_.compare(at, e_size, term_copies_[0]) != 0) at = 0;
-      std::string after = headed && at ? out_.substr(at + e_size) : std::string();
-      MeasureText buf;
-      if (inline_measures)
-        t.more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
-                               run_start_us_));
-      if (t.end() && headed && at && at > block_start_ + act.size()) {
-        SummaryHead& head = summary_head(s);
-        head.api = s.api;
-        head.op = s.op;
-        head.flags = s.flags;
-        head.before.assign(out_, block_start_ + act.size(), at - block_start_ - act.size());
-        head.after = std::move(after);
-        head.valid = true;
+    if (!(headed && write_from_summary_head(s))) {
+      activity_term_for(s, act);
+      if (!s.described) describe_summary(s, act, inline_measures);
+      if (!inline_measures) {
+        // Later flushes: a part named by this flush number with what happened since the last
+        // one; prov-merge sums the parts into the activity (docs/format.md).
+        part.assign(act);
+        part += "\\/p";
+        append_decimal(part, flush_seq_);
+        Turtle(out_).name(act).name(":partial").name(part).end();
+        MeasureText buf;
+        Turtle(out_)
+            .name(part)
+            .more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
+                                  run_start_us_))
+            .end();
       }
     }
     s.described = true;
-    if (!inline_measures) {
-      // Later flushes: a part named by this flush number with what happened since the last one;
-      // prov-merge sums the parts into the activity (docs/format.md).
-      part.assign(act);
-      part += "\\/p";
-      append_decimal(part, flush_seq_);
-      Turtle(out_).name(act).name(":partial").name(part).end();
-      MeasureText buf;
-      Turtle(out_)
-          .name(part)
-          .more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
-                                run_start_us_))
-          .end();
-    }
     s.count = s.bytes = s.elapsed_ns = 0;
     write_chunk_if_full();
   }

@@ -31,6 +31,11 @@ TEST(Decimal, EveryLengthAndBoundary) {
     values.insert(values.end(), {p - 1, p, p + 1, 3 * p, 99 * p / 10});
     if (p > std::numeric_limits<std::uint64_t>::max() / 10) break;
   }
+  // The length comes from the bit length: the neighbours of every power of two below 2^63.
+  for (int bit = 1; bit < 63; ++bit) {
+    std::uint64_t p = std::uint64_t{1} << bit;
+    values.insert(values.end(), {p - 1, p, p + 1});
+  }
   for (std::uint64_t v : values) {
     EXPECT_EQ(written(v), expected(v)) << v;
     auto s = static_cast<std::int64_t>(v);
