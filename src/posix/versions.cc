@@ -171,16 +171,28 @@ PendingVersion stat_before_close(int fd, std::uint32_t v) {
   return {file, st.st_dev, st.st_ino, false};
 }
 
-void record_first_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
-                        const PendingVersion& pending) {
+void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
+                          const PendingVersion& pending) {
   store::ThreadState* state = store_state();
-  // A close of a run whose run a signal handler's close ended meanwhile has no stat to name a
-  // version from.
+  auto flags =
+      static_cast<std::uint8_t>(store::inside_hdf5_scope(state) ? model::kFlagNested : model::kFlagNone);
+  Run* run = pending.in_run ? run_of(pending.file) : nullptr;
+  if (run) {  // within a run (a loop that rewrites one file): the close before it is recorded
+    if (run->has_held) store::record_as_owner(state, run->held_close(model::kNoEntity));
+    run->api = api;
+    run->flags = flags;
+    run->start_ns = start_ns;
+    run->elapsed_ns = elapsed_ns;
+    run->has_held = true;
+    return;
+  }
+  // The first close of a run names its version at once (so does one whose run a signal handler's
+  // close ended meanwhile: it has no stat to name one from).
   model::EntityId version = pending.in_run ? model::kNoEntity
                                            : version_at_path(pending.file, pending.dev, pending.ino,
                                                              std::numeric_limits<std::uint64_t>::max());
-  store::record_as_owner(state, model::Event{model::Op::kClose, close_flags(state), api, pending.file,
-                                             version, 0, model::kNoOffset, start_ns, elapsed_ns});
+  store::record_as_owner(state, model::Event{model::Op::kClose, flags, api, pending.file, version, 0,
+                                             model::kNoOffset, start_ns, elapsed_ns});
   if (version == model::kNoEntity) return;
   if (Run* fresh = new_run(pending.file)) {
     fresh->dev = pending.dev;

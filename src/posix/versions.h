@@ -26,10 +26,8 @@
 
 #include "model/event.h"
 #include "posix/fd_table.h"
-#include "posix/store_state.h"
 #include "posix/wrapper.h"
 #include "posix/write_runs.h"
-#include "store/recorder.h"
 
 namespace provio::posix {
 
@@ -82,30 +80,12 @@ inline PendingVersion before_close(int fd) {
   return stat_before_close(fd, v);
 }
 
-// The flags a close recorded now or later carries: nested when inside an HDF5 VOL callback.
-inline std::uint8_t close_flags(const store::ThreadState* state) {
-  return static_cast<std::uint8_t>(store::inside_hdf5_scope(state) ? model::kFlagNested : model::kFlagNone);
-}
-
 // After a successful close of a written descriptor (pending.file set): records the Close of `api`
 // and the version it left, now (from a stat of the file's path: stdio writes its last buffer
-// inside fclose, so a stat before the close would be too early) or when its run ends. Inline for
-// a close within a run (a loop that rewrites one file): the close before it is recorded, without
-// a version, and this one is held in its place.
-void record_first_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
-                        const PendingVersion& pending);
-inline void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
-                                 const PendingVersion& pending) {
-  Run* run = pending.in_run ? run_of(pending.file) : nullptr;
-  if (!run) return record_first_close(api, start_ns, elapsed_ns, pending);
-  store::ThreadState* state = store_state();
-  if (run->has_held) store::record_as_owner(state, run->held_close(model::kNoEntity));
-  run->api = api;
-  run->flags = close_flags(state);
-  run->start_ns = start_ns;
-  run->elapsed_ns = elapsed_ns;
-  run->has_held = true;
-}
+// inside fclose, so a stat before the close would be too early) or when its run ends. Out of
+// line: inlined, it made every close's recording dearer (its registers saved on every path).
+void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
+                          const PendingVersion& pending);
 
 // Ends the calling thread's runs of write epochs, recording their held closes with the versions
 // they left: the process is ending (exit, _exit, a terminating signal).
