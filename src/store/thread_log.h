@@ -108,16 +108,17 @@ class alignas(64) ThreadLog {
   // signal handler's case out of line.
   bool claim_as_owner() { return try_claim() || claim_contended(); }
   bool try_claim() {
-    if (!barrier_claims_) {
+    if (__builtin_expect(!barrier_claims_, 0)) {  // the barrier is the common case: laid out inline
       std::uint8_t expected = kIdle;
       return state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire);
     }
-    if (state_.load(std::memory_order_relaxed) != kIdle) return false;  // our own signal handler
+    if (__builtin_expect(state_.load(std::memory_order_relaxed) != kIdle, 0))
+      return false;  // a signal handler
     state_.store(kOwner, std::memory_order_relaxed);
     // The store must stay before the load for the compiler; for the CPU, the flusher's barrier
     // orders them (it runs on this thread's CPU, or this thread is not running).
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    if (!outside_.load(std::memory_order_acquire)) return true;
+    if (__builtin_expect(!outside_.load(std::memory_order_acquire), 1)) return true;
     state_.store(kIdle, std::memory_order_release);
     return false;
   }
