@@ -7,10 +7,15 @@
 //   bdcats    BD-CATS-style read of the same file: every rank reads its particles, collectively
 //   metadata  G groups × D small datasets × A attributes created and written, then reopened and
 //             the attributes read back
-//   small_write  S single-element H5Dwrite calls (hyperslab of one int) into one dataset per rank
+//   small_write  S single-element H5Dwrite calls (hyperslab of one int) into one dataset per rank;
+//                HDF5 gathers them in its sieve buffer, so they cost CPU only: the worst case for
+//                any connector, whose per-call cost is then all there is besides HDF5's own
 //   small_read   S single-element H5Dread calls reading them back
+//   small_io_write, small_io_read  the same with HDF5's sieve buffer off, so that every transfer
+//                reaches the file (one pwrite or pread each), as small I/O through MPI-IO does
 //   mpirun -np R vol_bench DIR N T G D A S [KERNEL,…]   (default: all; bdcats reads vpic's file,
-//                                                        small_read small_write's)
+//                                                        small_read small_write's, small_io_read
+//                                                        small_io_write's)
 #include <hdf5.h>
 #include <mpi.h>
 #include <time.h>
@@ -181,13 +186,16 @@ void metadata(const std::string& dir, int groups, int dsets, int attrs) {
   check(sum == groups * dsets * attrs * (attrs - 1) / 2, "metadata read back");
 }
 
-// One dataset of `n` ints per rank, written (or read back) one element per call.
-void small_transfers(const std::string& dir, hsize_t n, bool write) {
-  std::string path = dir + "/small-" + std::to_string(g_rank) + ".h5";
+// One dataset of `n` ints per rank, written (or read back) one element per call; `to_file`: with
+// no sieve buffer, each call reaches the file.
+void small_transfers(const std::string& dir, hsize_t n, bool write, bool to_file) {
+  std::string path = dir + (to_file ? "/small-io-" : "/small-") + std::to_string(g_rank) + ".h5";
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  check(fapl >= 0 && (!to_file || H5Pset_sieve_buf_size(fapl, 0) >= 0), "small file access");
   MPI_Barrier(MPI_COMM_WORLD);
   Timer t;
-  hid_t file = write ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
-                     : H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t file = write ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+                     : H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl);
   check(file >= 0, "small file");
   hid_t space = H5Screate_simple(1, &n, nullptr);
   hid_t ds = write ? H5Dcreate2(file, "small", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
@@ -210,7 +218,8 @@ void small_transfers(const std::string& dir, hsize_t n, bool write) {
   H5Dclose(ds);
   H5Sclose(space);
   H5Fclose(file);
-  report(write ? "small_write" : "small_read", t);
+  report(to_file ? (write ? "small_io_write" : "small_io_read") : (write ? "small_write" : "small_read"), t);
+  H5Pclose(fapl);
   if (!write) check(sum == static_cast<long long>(n) * static_cast<long long>(n - 1) / 2, "small read back");
 }
 
@@ -240,14 +249,19 @@ int main(int argc, char** argv) {
     report("startup", t);
   }
   std::string kernels =
-      "," + std::string(argc == 9 ? argv[8] : "vpic,bdcats,metadata,small_write,small_read") + ",";
+      "," +
+      std::string(argc == 9 ? argv[8]
+                            : "vpic,bdcats,metadata,small_write,small_read,small_io_write,small_io_read") +
+      ",";
   auto wanted = [&](const char* k) { return kernels.find("," + std::string(k) + ",") != std::string::npos; };
   hsize_t small = std::strtoull(argv[7], nullptr, 10);
   if (wanted("vpic")) vpic(dir + "/vpic.h5", n, steps);
   if (wanted("bdcats")) bdcats(dir + "/vpic.h5", n, steps);
   if (wanted("metadata")) metadata(dir, std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
-  if (wanted("small_write")) small_transfers(dir, small, true);
-  if (wanted("small_read")) small_transfers(dir, small, false);
+  if (wanted("small_write")) small_transfers(dir, small, true, false);
+  if (wanted("small_read")) small_transfers(dir, small, false, false);
+  if (wanted("small_io_write")) small_transfers(dir, small, true, true);
+  if (wanted("small_io_read")) small_transfers(dir, small, false, true);
   MPI_Finalize();
   return 0;
 }

@@ -220,9 +220,11 @@ herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t
     push_error(__func__, H5E_CANTALLOC, "cannot forward the dataset transfer");
     return -1;
   }
-  const hid_t id = as_obj(dset[0])->under_id;
+  const hid_t id = as_obj(dset[0])->under_id;  // one call's datasets share their connector
   Timing t;
   herr_t r = timed(s, s.on, t, [&] {
+    if (auto native = native_member<F>(as_obj(dset[0])->native_under))
+      return native(count, under.data(), mem_type, mem_space, file_space, dxpl, buf, req);
     return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req);
   });
   wrap_request(req, id);

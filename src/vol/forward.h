@@ -15,6 +15,7 @@
 #include "model/tick_clock.h"
 #include "store/recorder.h"
 #include "vol/naming.h"
+#include "vol/native_calls.h"
 #include "vol/object.h"
 #include "vol/record.h"
 
@@ -40,6 +41,24 @@ auto timed(Scope& s, bool on, Timing& t, F&& f) {
   return r;
 }
 
+// The under routine F with the connector id first after the object, or after the object and its
+// location (`_at`): straight to the native class's member when the under connector is native
+// (native_calls.h).
+template <auto F, typename... A>
+auto call_under(bool native, void* under, hid_t id, A... a) {
+  if constexpr (NativeMember<F>::kMapped) {
+    if (auto fn = native_member<F>(native)) return fn(under, a...);
+  }
+  return F(under, id, a...);
+}
+template <auto F, typename... A>
+auto call_under_at(bool native, void* under, const H5VL_loc_params_t* loc, hid_t id, A... a) {
+  if constexpr (NativeMember<F>::kMapped) {
+    if (auto fn = native_member<F>(native)) return fn(under, loc, a...);
+  }
+  return F(under, loc, id, a...);
+}
+
 template <auto Hook>
 constexpr bool kHooked = !std::is_same_v<decltype(Hook), std::nullptr_t>;
 
@@ -50,8 +69,9 @@ R forward(void* obj, void** req, Call&& call, Hook&& hook) {
   Scope s;
   Obj* o = as_obj(obj);
   const hid_t id = o->under_id;  // a refresh may replace `o` under us
+  const bool native = o->native_under;
   Timing t;
-  R r = timed(s, Hooked && s.on, t, [&] { return call(o->under, id); });
+  R r = timed(s, Hooked && s.on, t, [&] { return call(o->under, id, native); });
   wrap_request(req, id);
   if (Hooked && s.on && r >= 0) hook(o, t);
   return r;
@@ -65,7 +85,8 @@ template <typename R, typename... A, R (*F)(void*, hid_t, A...), auto Hook>
 struct Fwd<F, Hook> {
   static R call(void* obj, A... a) {
     return forward<R, kHooked<Hook>>(
-        obj, request_arg(a...), [&](void* under, hid_t id) { return F(under, id, a...); },
+        obj, request_arg(a...),
+        [&](void* under, hid_t id, bool native) { return call_under<F>(native, under, id, a...); },
         [&](Obj* o, const Timing& t) {
           if constexpr (kHooked<Hook>) Hook(o, t, a...);
         });
@@ -76,7 +97,8 @@ template <typename R, typename... A, R (*F)(void*, const H5VL_loc_params_t*, hid
 struct Fwd<F, Hook> {
   static R call(void* obj, const H5VL_loc_params_t* loc, A... a) {
     return forward<R, kHooked<Hook>>(
-        obj, request_arg(a...), [&](void* under, hid_t id) { return F(under, loc, id, a...); },
+        obj, request_arg(a...),
+        [&](void* under, hid_t id, bool native) { return call_under_at<F>(native, under, loc, id, a...); },
         [&](Obj* o, const Timing& t) {
           if constexpr (kHooked<Hook>) Hook(o, t, loc, a...);
         });
@@ -106,7 +128,8 @@ struct Open<F, Type, Hook> {
     Obj* p = as_obj(obj);
     const hid_t id = p->under_id;
     Timing t;
-    void* under = timed(s, s.on, t, [&] { return F(p->under, loc, id, name, a...); });
+    void* under =
+        timed(s, s.on, t, [&] { return call_under_at<F>(p->native_under, p->under, loc, id, name, a...); });
     Obj* o = under ? new_child(under, id, p, Type) : nullptr;
     wrap_request(request_arg(a...), id);
     if (o && s.on) Hook::record(p, o, t, loc, name, a...);
@@ -128,7 +151,8 @@ struct Close<F, Hook> {
     // Name the object while the under connector can still tell us its name.
     if (hooked && s.on) entity_of(o);
     Timing t;
-    herr_t r = timed(s, s.on && hooked, t, [&] { return F(o->under, id, a...); });
+    herr_t r =
+        timed(s, s.on && hooked, t, [&] { return call_under<F>(o->native_under, o->under, id, a...); });
     wrap_request(request_arg(a...), id);
     if (r >= 0) {
       if constexpr (hooked) {
