@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string_view>
 #include <vector>
 
@@ -127,20 +128,30 @@ class TextArena {
   std::string_view copy(std::string_view a, std::string_view b = {}, std::string_view c = {}) {
     std::size_t n = a.size() + b.size() + c.size();
     if (n == 0) return {};
-    if (n > left_) {
-      std::size_t size = std::max(n, kBlock);
+    char* out = reserve(n);
+    char* end = out;
+    for (std::string_view part : {a, b, c}) {
+      if (part.empty()) continue;  // an empty view's data() may be null, which memcpy must not get
+      std::memcpy(end, part.data(), part.size());
+      end += part.size();
+    }
+    return commit(out, end);
+  }
+  // Room for up to `max` bytes at the returned address, to be written and then kept by commit().
+  char* reserve(std::size_t max) {
+    if (max > left_) {
+      std::size_t size = std::max(max, kBlock);
       blocks_.emplace_back(new char[size]);  // not zeroed: every byte is written before it is read
       next_ = blocks_.back().get();
       left_ = size;
     }
-    char* out = next_;
-    for (std::string_view part : {a, b, c}) {
-      if (part.empty()) continue;  // an empty view's data() may be null, which memcpy must not get
-      std::memcpy(next_, part.data(), part.size());
-      next_ += part.size();
-    }
-    left_ -= n;
-    return {out, n};
+    return next_;
+  }
+  // Keeps [begin, end), written at the address reserve() gave.
+  std::string_view commit(char* begin, char* end) {
+    next_ = end;
+    left_ -= static_cast<std::size_t>(end - begin);
+    return {begin, static_cast<std::size_t>(end - begin)};
   }
 
  private:
@@ -159,10 +170,10 @@ class Registry {
   }
 
   // An object or attribute by (parent, separator, name): found without building and hashing its
-  // full IRI (the IRI is made once, when the entity is new). `append_iri(out)` makes it.
-  template <typename AppendIri>
+  // full IRI. The IRI is made once, when the entity is new, from the parts `iri_parts()` gives.
+  template <typename IriParts>
   EntityId intern_child(EntityClass cls, EntityId parent, char sep, std::string_view name,
-                        AppendIri append_iri) {
+                        IriParts iri_parts) {
     std::size_t h = hash_child(parent, sep, name);
     std::lock_guard<std::mutex> lock(mutex_);
     EntityId found = children_.find(h, [&](EntityId id) {
@@ -171,10 +182,10 @@ class Registry {
     });
     if (found != kNoEntity) return found;
     bool limited = false;
-    iri_.clear();
-    append_iri(iri_);
-    EntityId id =
-        intern_locked(cls, parent, iri_, name, {}, &limited, sep, unique_iri(sep, name) && !has_records_);
+    const ChildIri iri = iri_parts();
+    EntityId id = unique_iri(sep, name) && !has_records_ && clean_term(entry(parent).entity)
+                      ? intern_unique_child(cls, parent, sep, name, iri, &limited)
+                      : intern_child_by_iri(cls, parent, sep, name, iri, &limited);
     // Past the limit, a later call may warn. An IRI met before under another key (a record's)
     // stays reachable through that IRI only.
     if (!limited && entry(id).sep == sep && entry(id).entity.parent == parent &&
@@ -200,27 +211,69 @@ class Registry {
     bool iri_indexed = false;  // in by_iri_
   };
 
-  const Entry& entry(EntityId id) const { return (*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)]; }
+  const Entry& entry(EntityId id) const { return chunks_[id >> kChunkBits][id & (kChunkSize - 1)]; }
   // Whether the entity's term is its IRI as is (no byte of it needed escaping).
   static bool clean_term(std::string_view iri, std::string_view term) {
     return term.size() == iri.size() + 2;
   }
   static bool clean_term(const Entity& e) { return clean_term(e.iri, e.term); }
 
-  // `unique`: the IRI is known to be no other entity's (see unique_iri), so it is neither looked
-  // up nor indexed now; catch_up_iris() indexes it when an IRI of any form is looked up.
+  // A child whose IRI is no other entity's (unique_iri) under a parent whose IRI needed no
+  // escaping: its IRI, percent-encoded, needs none either, so its term is written straight into
+  // the text arena and the IRI is the term's inside. Neither is looked up nor indexed now
+  // (catch_up_iris()).
+  EntityId intern_unique_child(EntityClass cls, EntityId parent, char sep, std::string_view name,
+                               const ChildIri& iri, bool* limited) {
+    Entry* e = new_entry(cls, parent, limited);
+    if (!e) return parent == kNoEntity ? kNoEntity : file_of(parent);
+    char* begin = texts_.reserve(iri.max_size() + 2);
+    *begin = '<';
+    char* end = iri.write(begin + 1);
+    *end++ = '>';
+    e->entity.term = texts_.commit(begin, end);
+    e->entity.iri = e->entity.term.substr(1, e->entity.term.size() - 2);
+    return publish(*e, name, {}, sep, false);
+  }
+
+  // Any other child: its IRI is made and interned as any IRI is.
+  EntityId intern_child_by_iri(EntityClass cls, EntityId parent, char sep, std::string_view name,
+                               const ChildIri& iri, bool* limited) {
+    iri_.clear();
+    iri.append_to(iri_);
+    return intern_locked(cls, parent, iri_, name, {}, limited, sep);
+  }
+
   EntityId intern_locked(EntityClass cls, EntityId parent, std::string_view iri, std::string_view label,
-                         std::string_view type, bool* limited = nullptr, char sep = 0, bool unique = false) {
-    std::size_t h = 0;
-    if (!unique) {
-      if (cls == EntityClass::kRecord) {
-        has_records_ = true;
-        catch_up_iris();
-      }
-      h = hash_text(iri);
-      EntityId found = by_iri_.find(h, [&](EntityId id) { return entry(id).entity.iri == iri; });
-      if (found != kNoEntity) return found;
+                         std::string_view type, bool* limited = nullptr, char sep = 0) {
+    if (cls == EntityClass::kRecord) {
+      has_records_ = true;
+      catch_up_iris();
     }
+    std::size_t h = hash_text(iri);
+    EntityId found = by_iri_.find(h, [&](EntityId id) { return entry(id).entity.iri == iri; });
+    if (found != kNoEntity) return found;
+    Entry* e = new_entry(cls, parent, limited);
+    if (!e) return parent == kNoEntity ? kNoEntity : file_of(parent);
+    if ((sep == '#' || sep == '@') && clean_term(entry(parent).entity)) {
+      // An object's or attribute's IRI is its parent's and a percent-encoded name: nothing to
+      // escape in it.
+      e->entity.term = texts_.copy("<", iri, ">");
+    } else {
+      term_.clear();
+      append_iri_term(term_, iri);
+      e->entity.term = texts_.copy(term_);
+    }
+    // The IRI is the term's inside when nothing in it was escaped.
+    e->entity.iri = clean_term(iri, e->entity.term) ? e->entity.term.substr(1, iri.size()) : texts_.copy(iri);
+    EntityId id = publish(*e, label, type, sep, true);
+    by_iri_.add(h, id);
+    return id;
+  }
+
+  // The next entry, its class and parent set; nullptr (and a warning once) past the entity limit.
+  // Chunks are raw storage, each entry constructed when it is handed out: a new chunk costs no
+  // pass over its ~140 KB.
+  Entry* new_entry(EntityClass cls, EntityId parent, bool* limited) {
     std::size_t limit = std::min(config().max_entities, kChunkSize * kMaxChunks - 1);
     std::size_t n = count_.load(std::memory_order_relaxed);
     if (n >= limit) {
@@ -229,32 +282,26 @@ class Registry {
                 "entity limit reached (PROVIO_MAX_ENTITIES=%zu): objects are now recorded on their "
                 "files and new files are not tracked",
                 limit);
-      return parent == kNoEntity ? kNoEntity : file_of(parent);
+      return nullptr;
     }
-    EntityId id = static_cast<EntityId>(n + 1);  // 0 is kNoEntity
-    auto& chunk = chunks_[id >> kChunkBits];
-    if (!chunk) chunk = std::make_unique<std::array<Entry, kChunkSize>>();
-    Entry& e = (*chunk)[id & (kChunkSize - 1)];
-    e.entity.cls = cls;
-    e.entity.parent = parent;
-    if ((sep == '#' || sep == '@') && clean_term(entry(parent).entity)) {
-      // An object's or attribute's IRI is its parent's and a percent-encoded name: nothing to
-      // escape in it.
-      e.entity.term = texts_.copy("<", iri, ">");
-    } else {
-      term_.clear();
-      append_iri_term(term_, iri);
-      e.entity.term = texts_.copy(term_);
-    }
-    // The IRI is the term's inside when nothing in it was escaped.
-    e.entity.iri = clean_term(iri, e.entity.term) ? e.entity.term.substr(1, iri.size()) : texts_.copy(iri);
-    e.entity.label.assign(label);
+    std::size_t id = n + 1;  // 0 is kNoEntity
+    Entry*& chunk = chunks_[id >> kChunkBits];
+    if (!chunk) chunk = static_cast<Entry*>(::operator new(sizeof(Entry) * kChunkSize));  // never freed
+    Entry* e = new (&chunk[id & (kChunkSize - 1)]) Entry;
+    e->entity.cls = cls;
+    e->entity.parent = parent;
+    return e;
+  }
+
+  // Completes the entry new_entry() handed out and makes it visible to readers.
+  EntityId publish(Entry& e, std::string_view label, std::string_view type, char sep, bool iri_indexed) {
+    e.entity.label.append(label);  // the entry's label is empty: one copy, where assign() replaces
     e.entity.type = texts_.copy(type);
     e.sep = sep;
-    e.iri_indexed = !unique;
-    if (!unique) by_iri_.add(h, id);
-    count_.store(n + 1, std::memory_order_release);
-    return id;
+    e.iri_indexed = iri_indexed;
+    std::size_t n = count_.load(std::memory_order_relaxed) + 1;
+    count_.store(n, std::memory_order_release);
+    return static_cast<EntityId>(n);
   }
 
   // Whether a child's IRI is its key's alone: an object under an absolute path ('#', "F#/path")
@@ -273,7 +320,7 @@ class Registry {
   void catch_up_iris() {
     std::size_t n = count_.load(std::memory_order_relaxed);
     for (std::size_t id = iris_checked_ + 1; id <= n; ++id) {
-      Entry& e = (*chunks_[id >> kChunkBits])[id & (kChunkSize - 1)];
+      Entry& e = chunks_[id >> kChunkBits][id & (kChunkSize - 1)];
       if (e.iri_indexed) continue;
       e.iri_indexed = true;
       by_iri_.add(hash_text(e.entity.iri), static_cast<EntityId>(id));
@@ -287,7 +334,7 @@ class Registry {
   std::string term_;  // an escaped term being made, reused; guarded by mutex_
   IdTable by_iri_;    // every entity by its IRI; guarded by mutex_
   IdTable children_;  // objects, attributes, versions by (parent, sep, name); guarded by mutex_
-  std::array<std::unique_ptr<std::array<Entry, kChunkSize>>, kMaxChunks> chunks_;
+  std::array<Entry*, kMaxChunks> chunks_{};  // entries; a chunk is allocated when first needed
   std::atomic<std::size_t> count_{0};
   std::size_t iris_checked_ = 0;  // entities up to this id are all in by_iri_; guarded by mutex_
   bool has_records_ = false;      // a record entity was interned; guarded by mutex_
@@ -327,7 +374,7 @@ EntityId object_entity(EntityId file, std::string_view object_path, EntityClass 
     return object_entity(file, "/" + std::string(object_path), cls);
   }
   return registry().intern_child(cls, file, '#', object_path,
-                                 [&](std::string& out) { append_object_iri(out, f->iri, object_path); });
+                                 [&] { return object_iri_parts(f->iri, object_path); });
 }
 
 EntityId attribute_entity(EntityId owner, std::string_view name) {
@@ -338,16 +385,14 @@ EntityId attribute_entity(EntityId owner, std::string_view name) {
     return attribute_entity(object_entity(owner, "/", EntityClass::kGroup), name);
   }
   return registry().intern_child(EntityClass::kAttribute, owner, '@', name,
-                                 [&](std::string& out) { append_attribute_iri(out, o->iri, name); });
+                                 [&] { return attribute_iri_parts(o->iri, name); });
 }
 
 EntityId version_entity(EntityId file, std::string_view key) {
   const Entity* f = entity(file);
   if (!f) return kNoEntity;
-  EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key, [&](std::string& out) {
-    out += f->iri;
-    out += kVersionSeparator;
-    out += key;
+  EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key, [&] {
+    return ChildIri{f->iri, kVersionSeparator, key, ChildIri::Encode::kNone};
   });
   return id == file ? kNoEntity : id;  // past the entity limit interning falls back to the file
 }

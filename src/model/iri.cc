@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cerrno>
+#include <cstring>
+#include <initializer_list>
 
 namespace provio::model {
 namespace {
@@ -63,25 +65,40 @@ std::string normalise(std::string_view path) {
   return out.empty() ? "/" : out;
 }
 
-// Appends `text`, percent-encoding the bytes `escape` marks; clean runs are copied in bulk.
-void append_escaped(std::string& out, std::string_view text, const std::array<bool, 256>& escape) {
+// Writes `text` at `out`, percent-encoding the bytes `escape` marks; clean runs are copied in
+// bulk. `out` has room for 3 × text.size() bytes. Returns the end of what was written.
+char* write_escaped(char* out, std::string_view text, const std::array<bool, 256>& escape) {
   std::size_t run = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
     if (!escape[c]) continue;
-    out.append(text.data() + run, i - run);
-    out += '%';
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
+    if (i > run) out = static_cast<char*>(std::memcpy(out, text.data() + run, i - run)) + (i - run);
+    *out++ = '%';
+    *out++ = kHex[c >> 4];
+    *out++ = kHex[c & 15];
     run = i + 1;
   }
-  out.append(text.data() + run, text.size() - run);
+  if (text.size() > run) {
+    out = static_cast<char*>(std::memcpy(out, text.data() + run, text.size() - run)) + (text.size() - run);
+  }
+  return out;
+}
+
+// Appends `text` escaped as write_escaped does.
+void append_escaped(std::string& out, std::string_view text, const std::array<bool, 256>& escape) {
+  std::size_t at = out.size();
+  out.resize(at + 3 * text.size());
+  out.resize(write_escaped(out.data() + at, text, escape) - out.data());
 }
 
 }  // namespace
 
 void append_percent_encoded(std::string& out, std::string_view text, bool keep_slash) {
   append_escaped(out, text, keep_slash ? kEncodeInPath : kEncodeInName);
+}
+
+char* write_percent_encoded(char* out, std::string_view text, bool keep_slash) {
+  return write_escaped(out, text, keep_slash ? kEncodeInPath : kEncodeInName);
 }
 
 void append_iri_term(std::string& out, std::string_view iri) {
@@ -114,31 +131,40 @@ std::string file_iri(std::string_view canonical_path) {
   return iri;
 }
 
-void append_object_iri(std::string& out, std::string_view file_iri, std::string_view object_path) {
-  out += file_iri;
-  out += '#';
-  if (object_path.empty() || object_path.front() != '/') out += '/';
-  append_percent_encoded(out, object_path, true);
+char* ChildIri::write(char* out) const {
+  for (std::string_view part : {parent, separator}) {
+    if (!part.empty()) out = static_cast<char*>(std::memcpy(out, part.data(), part.size())) + part.size();
+  }
+  if (encode != Encode::kNone) return write_percent_encoded(out, name, encode == Encode::kPath);
+  if (!name.empty()) out = static_cast<char*>(std::memcpy(out, name.data(), name.size())) + name.size();
+  return out;
+}
+
+void ChildIri::append_to(std::string& out) const {
+  std::size_t at = out.size();
+  out.resize(at + max_size());
+  out.resize(write(out.data() + at) - out.data());
+}
+
+ChildIri object_iri_parts(std::string_view file_iri, std::string_view object_path) {
+  bool absolute = !object_path.empty() && object_path.front() == '/';
+  return {file_iri, absolute ? "#" : "#/", object_path, ChildIri::Encode::kPath};
+}
+
+ChildIri attribute_iri_parts(std::string_view owner_iri, std::string_view name) {
+  bool in_object = owner_iri.find('#') != std::string_view::npos;
+  return {owner_iri, in_object ? "@" : "#/@", name, ChildIri::Encode::kName};
 }
 
 std::string object_iri(std::string_view file_iri, std::string_view object_path) {
   std::string iri;
-  iri.reserve(file_iri.size() + object_path.size() + 2);  // exact unless bytes are encoded
-  append_object_iri(iri, file_iri, object_path);
+  object_iri_parts(file_iri, object_path).append_to(iri);
   return iri;
-}
-
-void append_attribute_iri(std::string& out, std::string_view owner_iri, std::string_view name) {
-  out += owner_iri;
-  if (owner_iri.find('#') == std::string_view::npos) out += "#/";
-  out += '@';
-  append_percent_encoded(out, name, false);
 }
 
 std::string attribute_iri(std::string_view owner_iri, std::string_view name) {
   std::string iri;
-  iri.reserve(owner_iri.size() + name.size() + 3);  // exact unless bytes are encoded
-  append_attribute_iri(iri, owner_iri, name);
+  attribute_iri_parts(owner_iri, name).append_to(iri);
   return iri;
 }
 

@@ -7,6 +7,7 @@
 // free as the attribute separator.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,8 @@ namespace provio::model {
 
 // Appends `text` percent-encoded; '/' is kept when `keep_slash`.
 void append_percent_encoded(std::string& out, std::string_view text, bool keep_slash);
+// The same written at `out`, which has room for 3 × text.size() bytes; returns the end.
+char* write_percent_encoded(char* out, std::string_view text, bool keep_slash);
 
 // Appends `iri` as a Turtle/N-Triples IRI term "<…>", percent-encoding the bytes IRIREF forbids
 // (controls, space, <>"{}|^`\). Our own IRIs contain none, so this is a plain copy for them.
@@ -22,12 +25,31 @@ void append_iri_term(std::string& out, std::string_view iri);
 // Inverse of append_percent_encoded (malformed escapes are kept verbatim).
 std::string percent_decode(std::string_view text);
 
+// A child's IRI in parts (an object's, an attribute's, a version's): its parent's IRI, the
+// separator, and its name, percent-encoded as `encode` says. The entity registry writes it
+// straight into its own storage (write) instead of building it in a string and copying it.
+struct ChildIri {
+  enum class Encode : unsigned char { kNone, kName, kPath };
+  std::string_view parent;
+  std::string_view separator;
+  std::string_view name;
+  Encode encode;
+
+  // An upper bound of the IRI's length.
+  std::size_t max_size() const {
+    return parent.size() + separator.size() + (encode == Encode::kNone ? 1 : 3) * name.size();
+  }
+  // Writes the IRI at `out` (room for max_size() bytes); returns its end.
+  char* write(char* out) const;
+  void append_to(std::string& out) const;
+};
+// `object_path` is made absolute ("#/…") when it is not.
+ChildIri object_iri_parts(std::string_view file_iri, std::string_view object_path);
+ChildIri attribute_iri_parts(std::string_view owner_iri, std::string_view name);
+
 std::string file_iri(std::string_view canonical_path);
 std::string object_iri(std::string_view file_iri, std::string_view object_path);
 std::string attribute_iri(std::string_view owner_iri, std::string_view name);
-// The same, appended to `out` (the entity registry builds IRIs in a buffer it reuses).
-void append_object_iri(std::string& out, std::string_view file_iri, std::string_view object_path);
-void append_attribute_iri(std::string& out, std::string_view owner_iri, std::string_view name);
 
 // Canonical absolute form of `path` without resolving symlinks of a file that may not exist yet:
 // realpath() of the longest existing prefix, the rest normalised lexically ("." and ".." removed).

@@ -181,19 +181,12 @@ class UnderObjects {
   bool ok_ = false;
 };
 
-// One event per dataset of a (multi-)dataset transfer; the call's time is shared among the
-// datasets in proportion to their bytes (equally when none moved).
-void record_transfers(Op op, bool multi, std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[],
-                      hid_t file_space[], hid_t dxpl, const Timing& t) {
-  if (!tracks(EntityClass::kDataset)) return;
-  const model::ApiId api = op == Op::kRead ? (multi ? apis().Dread_multi : apis().Dread)
-                                           : (multi ? apis().Dwrite_multi : apis().Dwrite);
-  const std::uint8_t flags = transfer_flags(as_obj(dset[0]), dxpl);
-  if (count == 1) {
-    Obj* o = as_obj(dset[0]);
-    emit(op, api, entity_of(o), t, transfer_bytes(o, mem_type[0], mem_space[0], file_space[0]), flags);
-    return;
-  }
+// The events of a multi-dataset transfer, one per dataset; the call's time is shared among the
+// datasets in proportion to their bytes (equally when none moved). Kept out of line: its vector
+// would otherwise make every single-dataset transfer pay a heavier frame (record_transfers).
+[[gnu::noinline]] void record_shares(Op op, model::ApiId api, std::uint8_t flags, std::size_t count,
+                                     void* dset[], hid_t mem_type[], hid_t mem_space[], hid_t file_space[],
+                                     const Timing& t) {
   std::vector<std::uint64_t> bytes(count);
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -207,6 +200,19 @@ void record_transfers(Op op, bool multi, std::size_t count, void* dset[], hid_t 
               : t.elapsed_ns / count;
     emit(op, api, entity_of(as_obj(dset[i])), share, bytes[i], flags);
   }
+}
+
+// One event per dataset of a (multi-)dataset transfer.
+void record_transfers(Op op, std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[],
+                      hid_t file_space[], hid_t dxpl, const Timing& t) {
+  if (!tracks(EntityClass::kDataset)) return;
+  const bool multi = count > 1;
+  const model::ApiId api = op == Op::kRead ? (multi ? apis().Dread_multi : apis().Dread)
+                                           : (multi ? apis().Dwrite_multi : apis().Dwrite);
+  const std::uint8_t flags = transfer_flags(as_obj(dset[0]), dxpl);
+  if (multi) return record_shares(op, api, flags, count, dset, mem_type, mem_space, file_space, t);
+  Obj* o = as_obj(dset[0]);
+  emit(op, api, entity_of(o), t, transfer_bytes(o, mem_type[0], mem_space[0], file_space[0]), flags);
 }
 
 // Multi-dataset read and write: one body over the under function and the buffer type.
@@ -228,7 +234,7 @@ herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t
     return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req);
   });
   wrap_request(req, id);
-  if (r >= 0 && s.on) record_transfers(op, count > 1, count, dset, mem_type, mem_space, file_space, dxpl, t);
+  if (r >= 0 && s.on) record_transfers(op, count, dset, mem_type, mem_space, file_space, dxpl, t);
   return r;
 }
 

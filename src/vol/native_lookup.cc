@@ -15,6 +15,7 @@ void* H5A_type(const void* attr) __attribute__((weak));
 size_t H5T_get_size(const void* dt) __attribute__((weak));
 herr_t H5VL__native_file_get(void* obj, H5VL_file_get_args_t* args, hid_t dxpl_id, void** req)
     __attribute__((weak));
+herr_t H5VL_native_get_file_struct(void* obj, H5I_type_t type, void** file) __attribute__((weak));
 }
 
 namespace provio::vol {
@@ -29,6 +30,26 @@ bool usable() {
 
 const void* space_object(hid_t space) {
   return H5I_object_verify(space, H5I_DATASPACE);
+}
+
+// The types whose file the native connector finds: any other fails inside, after pushing an
+// error the caller would see (the public call, under its keeper, answers for those).
+bool in_a_file(H5I_type_t type) {
+  switch (type) {
+    case H5I_FILE:
+    case H5I_GROUP:
+    case H5I_DATATYPE:
+    case H5I_DATASET:
+    case H5I_ATTR: return true;
+    default: return false;
+  }
+}
+
+// The native file (H5F_t) `obj` is in, nullptr when it cannot be told without an error.
+void* native_file(void* obj, H5I_type_t type) {
+  void* file = nullptr;
+  if (!in_a_file(type) || H5VL_native_get_file_struct(obj, type, &file) < 0) return nullptr;
+  return file;
 }
 
 }  // namespace
@@ -73,17 +94,14 @@ std::int64_t native_attribute_points(void* attr) {
 }
 
 bool native_file_name(void* obj, H5VL_file_get_args_t* args) {
-  // The types whose file the native connector finds: any other fails inside, after pushing an
-  // error the caller would see (the public call, under its keeper, answers for those).
-  switch (args->args.get_name.type) {
-    case H5I_FILE:
-    case H5I_GROUP:
-    case H5I_DATATYPE:
-    case H5I_DATASET:
-    case H5I_ATTR: break;
-    default: return false;
-  }
-  return usable() && H5VL__native_file_get(obj, args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0;
+  return usable() && in_a_file(args->args.get_name.type) &&
+         H5VL__native_file_get(obj, args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0;
+}
+
+bool native_same_file(void* a, H5I_type_t a_type, void* b, H5I_type_t b_type) {
+  if (!usable() || !H5VL_native_get_file_struct) return false;
+  void* file = native_file(a, a_type);
+  return file && file == native_file(b, b_type);
 }
 
 }  // namespace provio::vol

@@ -36,4 +36,9 @@ std::int64_t native_attribute_points(void* attr);
 // is of another type (the caller then asks the public way).
 bool native_file_name(void* obj, H5VL_file_get_args_t* args);
 
+// Whether the native connector's objects `a` and `b` are in the same open file (one H5F_t, as
+// the native H5VL_FILE_GET_NAME would find for both); false when the internal accessors are not
+// usable or either object's file cannot be told.
+bool native_same_file(void* a, H5I_type_t a_type, void* b, H5I_type_t b_type);
+
 }  // namespace provio::vol

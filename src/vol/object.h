@@ -47,7 +47,8 @@ bool is_native(hid_t under_id);
 // A wrapper for a child of `parent` (same file, same driver, same connector below).
 Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type);
 
-// Releases the wrapper and its reference, keeping the caller's error stack.
+// Releases the wrapper (kept for reuse by new_obj, or deleted) and its reference, keeping the
+// caller's error stack.
 void free_obj(Obj* o);
 
 // The one place async requests are wrapped: the under connector's request becomes ours.

@@ -2,6 +2,8 @@
 // the result.
 #include "vol/path.h"
 
+#include <cstring>
+
 namespace provio::vol {
 namespace {
 
@@ -22,32 +24,36 @@ void append_components(std::string& out, std::string_view p) {
 // Whether `p` is non-empty components joined by single slashes, none of them ".": what
 // append_components would give back unchanged, less its leading '/'.
 bool plain_components(std::string_view p) {
-  if (p.empty()) return false;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= p.size(); ++i) {
-    if (i < p.size() && p[i] != '/') continue;
-    std::size_t len = i - start;
-    if (len == 0 || (len == 1 && p[start] == '.')) return false;
-    start = i + 1;
+  const char* c = p.data();
+  const char* end = c + p.size();
+  if (c == end) return false;
+  // At the start of each component: neither empty ('/' or the end) nor "." alone.
+  for (;;) {
+    if (*c == '/' || (*c == '.' && (c + 1 == end || c[1] == '/'))) return false;
+    while (++c != end && *c != '/') {
+    }
+    if (c == end) return true;
+    if (++c == end) return false;  // a trailing '/': an empty last component
   }
-  return true;
 }
 
 }  // namespace
 
 std::string join_path(std::string_view base, std::string_view name) {
-  std::string out;
-  out.reserve(base.size() + name.size() + 2);
   // The common case, a relative name of plain components under a normalised path (one this
-  // function made; a token name starts with "//"): nothing to normalise.
+  // function made; a token name starts with "//"): nothing to normalise, and the result is made
+  // in one piece.
   bool root = base == "/";
   if (!base.empty() && base.front() == '/' && (root || plain_components(base.substr(1))) &&
       plain_components(name)) {
-    if (!root) out.append(base);
-    out += '/';
-    out.append(name);
+    std::size_t at = root ? 0 : base.size();
+    std::string out(at + 1 + name.size(), '/');
+    std::memcpy(out.data(), base.data(), at);
+    std::memcpy(out.data() + at + 1, name.data(), name.size());
     return out;
   }
+  std::string out;
+  out.reserve(base.size() + name.size() + 2);
   if (name.empty() || name.front() != '/') append_components(out, base);
   append_components(out, name);
   if (out.empty()) out = "/";

@@ -21,9 +21,12 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
   // An object created under a plain name (no '/') in its parent is in its parent's file: no need
   // to ask. Any other name may lead through an external link (or a mount point) into another
   // file: then the file is the one the under connector names, and the path is asked from it
-  // lazily.
-  bool in_parent =
-      op == model::Op::kCreate && name && !std::strchr(name, '/') && loc && loc->type == H5VL_OBJECT_BY_SELF;
+  // lazily. Over the native connector, an object in the same open file (H5F_t) as its parent is
+  // in the parent's file, which is told without a name.
+  bool in_parent = (op == model::Op::kCreate && name && !std::strchr(name, '/') && loc &&
+                    loc->type == H5VL_OBJECT_BY_SELF) ||
+                   (o->native_under && parent->native_under &&
+                    native_same_file(o->under, o->type, parent->under, parent->type));
   EntityId parent_file = file_of(parent);
   EntityId f = in_parent ? parent_file : file_named_below(o, parent);
   if (f != kNoEntity && f != parent_file) {

@@ -116,6 +116,14 @@ TEST(Path, Join) {
   EXPECT_EQ(join_path("/g", ""), "/g");
   EXPECT_EQ(join_path("/g", "../d"), "/g/../d");  // ".." is an ordinary name in HDF5
   EXPECT_EQ(join_path("", ""), "/");
+  // Names and bases that look plain but are not: each is normalised, never joined as is.
+  EXPECT_EQ(join_path("/g", "a/"), "/g/a");
+  EXPECT_EQ(join_path("/g", "a//b"), "/g/a/b");
+  EXPECT_EQ(join_path("/g", "a/."), "/g/a");
+  EXPECT_EQ(join_path("/g", "."), "/g");
+  EXPECT_EQ(join_path("/g/./h", "d"), "/g/h/d");
+  EXPECT_EQ(join_path("//anonymous/0a", "d"), "/anonymous/0a/d");
+  EXPECT_EQ(join_path("/g", ".a/..b/a.b"), "/g/.a/..b/a.b");
 }
 
 }  // namespace
