@@ -4,10 +4,13 @@
 // Hard rule: record() is the hot path. It takes no lock, makes no syscall and allocates nothing
 // unless it has to flush. All formatting happens at flush time. The only other thread that may
 // touch a log is one flushing every log (process exit, flush_all), and it first claims the log
-// through `state_` (idle → outside), the compare-and-swap the owner does (idle → owner) around each
-// record(). The owner waits out such a flush (for a bounded time); a signal handler that finds
-// its own thread inside provio drops its event and counts it (store/incomplete.h) — it must never
-// wait for its own thread.
+// from outside; the owner claims it around each record(). Where the kernel offers process-wide
+// barriers (store/process_barrier.h) the owner's claim is a plain store of `state_` and a load of
+// `outside_`, and the flusher sets `outside_`, pays the barrier and waits until `state_` is not
+// owner: a record costs no locked instruction (~20 cycles, and a full fence, each). Elsewhere
+// both sides compare-and-swap `state_` (idle → owner, idle → outside). The owner waits out such a
+// flush (for a bounded time); a signal handler that finds its own thread inside provio drops its
+// event and counts it (store/incomplete.h) — it must never wait for its own thread.
 //
 // Summary output grows with distinct (API, operation, object) only: a slot lives as long as the
 // log, its activity is described once per file, and a flush writes only the slots that changed
@@ -57,7 +60,8 @@ struct SummarySlot {
   std::uint64_t last_end_ns;
 };
 
-class ThreadLog {
+// Cache-line aligned: a recorded call touches the first two lines of the object only.
+class alignas(64) ThreadLog {
  public:
   enum State : std::uint8_t { kIdle, kOwner, kOutside };
   // Memory of a summary table of `index_size` entries: index entry, slot and changed-slot entry.
@@ -100,14 +104,29 @@ class ThreadLog {
   std::uint64_t recorded() const { return recorded_; }
 
  private:
-  // idle → owner: one compare-and-swap, inline (every record() takes it); the rest out of line.
-  bool claim_as_owner() {
-    std::uint8_t expected = kIdle;
-    return state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire) ||
-           claim_contended(expected);
+  // idle → owner, inline (every record() takes it); waiting out a flush from outside and the
+  // signal handler's case out of line.
+  bool claim_as_owner() { return try_claim() || claim_contended(); }
+  bool try_claim() {
+    if (__builtin_expect(!barrier_claims_, 0)) {  // the barrier is the common case: laid out inline
+      std::uint8_t expected = kIdle;
+      return state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire);
+    }
+    if (__builtin_expect(state_.load(std::memory_order_relaxed) != kIdle, 0))
+      return false;  // a signal handler
+    state_.store(kOwner, std::memory_order_relaxed);
+    // The store must stay before the load for the compiler; for the CPU, the flusher's barrier
+    // orders them (it runs on this thread's CPU, or this thread is not running).
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (__builtin_expect(!outside_.load(std::memory_order_acquire), 1)) return true;
+    state_.store(kIdle, std::memory_order_release);
+    return false;
   }
-  bool claim_contended(std::uint8_t seen);
+  bool claim_contended();
   void release() { state_.store(kIdle, std::memory_order_release); }
+  // The claim of a flush from another thread, and its end.
+  bool claim_from_outside(std::uint64_t patience_ns);
+  void release_from_outside();
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   // Adds the event to its slot (a new one if needed); false if the table is full.
   bool add_summary(const model::Event& ev);
@@ -149,10 +168,21 @@ class ThreadLog {
   void wait_handed_off() const;
   void write_chunk_if_full();
 
-  std::atomic<std::uint8_t> state_{kIdle};
+  std::atomic<std::uint8_t> state_{kIdle};  // kOutside only when claimed by compare-and-swap
+  std::atomic<bool> outside_{false};        // a flusher holds the log (barrier claims)
+  bool barrier_claims_ = false;             // how this log is claimed, for its whole life
   model::Level level_;
   unsigned thread_index_;
   pid_t tid_;
+  // What a recorded call reads and writes of the log itself, from state_ on, in its first two
+  // cache lines.
+  std::uint64_t next_flush_ns_ = 0;
+  std::uint64_t recorded_ = 0;
+  // The slots of recent keys, direct-mapped by API and entity: a loop repeats one call (write),
+  // alternates two (open, close) or cycles through a few (fopen, fwrite, fclose), and then needs
+  // no hash and no probe.
+  static constexpr std::size_t kRecent = 8;
+  SummarySlot* recent_[kRecent] = {};
   std::string thread_iri_;
   std::string thread_term_;        // thread_iri_ as a prefixed name: "t:<index>"
   std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
@@ -166,11 +196,6 @@ class ThreadLog {
   std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
   std::size_t slots_max_ = 0;               // the index never grows beyond this many entries
   std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
-  // The slots of recent keys, direct-mapped by API and entity: a loop repeats one call (write),
-  // alternates two (open, close) or cycles through a few (fopen, fwrite, fclose), and then needs
-  // no hash and no probe.
-  static constexpr std::size_t kRecent = 8;
-  SummarySlot* recent_[kRecent] = {};
   std::size_t dirty_used_ = 0;
   bool restarted_ = false;  // the table was started afresh: measures go on parts only
   // trace
@@ -227,9 +252,7 @@ class ThreadLog {
   void describe_summary(const SummarySlot& s, std::string_view act, bool inline_measures);
   std::size_t block_start_ = 0;  // where describe_activity's block began in out_
   std::size_t entity_at_ = 0;    // where describe_activity wrote the entity term in out_ (0: none)
-  std::uint64_t next_flush_ns_ = 0;
   std::uint64_t flush_seq_ = 0;
-  std::uint64_t recorded_ = 0;
   std::unique_ptr<RecordBuffer> records_;     // workflow-level records; null until the first
   std::vector<bool> declared_;                // entities already described in this file
   std::vector<std::string> api_local_names_;  // by ApiId, for api_local_name()
