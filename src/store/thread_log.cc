@@ -19,7 +19,6 @@
 #include "store/background_writer.h"
 #include "store/decimal.h"
 #include "store/incomplete.h"
-#include "store/process_barrier.h"
 #include "store/recorder.h"
 #include "store/reentry.h"
 #include "store/turtle.h"
@@ -92,7 +91,7 @@ void ThreadLog::set_write_through(bool on) {
 }
 
 ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_index, pid_t tid)
-    : barrier_claims_(register_process_barrier()), level_(level), thread_index_(thread_index), tid_(tid) {
+    : level_(level), thread_index_(thread_index), tid_(tid) {
   if (level_ == model::Level::kTrace) {
     event_capacity_ = capacity;
     events_.reset(new model::Event[capacity]);
@@ -112,10 +111,10 @@ std::size_t ThreadLog::memory_bytes() const {
          kWriteChunk;
 }
 
-bool ThreadLog::claim_contended() {
+bool ThreadLog::claim_contended(std::uint8_t expected) {
   // A signal handler interrupted this thread inside provio: inside record() (the owner holds the
   // log), or while flushing logs from outside. Waiting would wait for ourselves: drop and count.
-  if (state_.load(std::memory_order_relaxed) == kOwner || tls_flushing_outside) {
+  if (expected == kOwner || tls_flushing_outside) {
     count_loss(Loss::kSignalHandler);
     return false;
   }
@@ -128,43 +127,9 @@ bool ThreadLog::claim_contended() {
       return false;
     }
     std::this_thread::yield();
-  } while (!try_claim());
+    expected = kIdle;
+  } while (!state_.compare_exchange_weak(expected, kOwner, std::memory_order_acquire));
   return true;
-}
-
-bool ThreadLog::claim_from_outside(std::uint64_t patience_ns) {
-  std::uint64_t give_up = model::clock::mono_ns() + patience_ns;
-  if (!barrier_claims_) {
-    std::uint8_t expected = kIdle;
-    while (!state_.compare_exchange_weak(expected, kOutside, std::memory_order_acquire)) {
-      expected = kIdle;
-      if (model::clock::mono_ns() > give_up) return false;
-      std::this_thread::yield();
-    }
-    return true;
-  }
-  bool free = false;
-  while (!outside_.compare_exchange_weak(free, true, std::memory_order_acquire)) {  // another flusher
-    free = false;
-    if (model::clock::mono_ns() > give_up) return false;
-    std::this_thread::yield();
-  }
-  // From here the owner's next claim sees outside_; one already made is visible in state_. A
-  // refused barrier (not expected once registered) leaves the log unflushed rather than raced.
-  bool ok = process_barrier();
-  while (ok && state_.load(std::memory_order_acquire) == kOwner) {
-    if (model::clock::mono_ns() > give_up) ok = false;
-    std::this_thread::yield();
-  }
-  if (!ok) outside_.store(false, std::memory_order_release);
-  return ok;
-}
-
-void ThreadLog::release_from_outside() {
-  if (barrier_claims_)
-    outside_.store(false, std::memory_order_release);
-  else
-    state_.store(kIdle, std::memory_order_release);
 }
 
 std::uint64_t ThreadLog::pending_events() const {
@@ -349,9 +314,15 @@ void ThreadLog::clear_summary() {
 }
 
 bool ThreadLog::flush_from_outside(std::uint64_t patience_ns, bool closing) {
-  if (!claim_from_outside(patience_ns)) return false;
+  std::uint64_t give_up = model::clock::mono_ns() + patience_ns;
+  std::uint8_t expected = kIdle;
+  while (!state_.compare_exchange_weak(expected, kOutside, std::memory_order_acquire)) {
+    expected = kIdle;
+    if (model::clock::mono_ns() > give_up) return false;
+    std::this_thread::yield();
+  }
   flush_locked(closing);
-  release_from_outside();
+  release();
   return true;
 }
 

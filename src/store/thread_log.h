@@ -4,13 +4,10 @@
 // Hard rule: record() is the hot path. It takes no lock, makes no syscall and allocates nothing
 // unless it has to flush. All formatting happens at flush time. The only other thread that may
 // touch a log is one flushing every log (process exit, flush_all), and it first claims the log
-// from outside; the owner claims it around each record(). Where the kernel offers process-wide
-// barriers (store/process_barrier.h) the owner's claim is a plain store of `state_` and a load of
-// `outside_`, and the flusher sets `outside_`, pays the barrier and waits until `state_` is not
-// owner: a record costs no locked instruction (~20 cycles, and a full fence, each). Elsewhere
-// both sides compare-and-swap `state_` (idle → owner, idle → outside). The owner waits out such a
-// flush (for a bounded time); a signal handler that finds its own thread inside provio drops its
-// event and counts it (store/incomplete.h) — it must never wait for its own thread.
+// through `state_` (idle → outside), the compare-and-swap the owner does (idle → owner) around each
+// record(). The owner waits out such a flush (for a bounded time); a signal handler that finds
+// its own thread inside provio drops its event and counts it (store/incomplete.h) — it must never
+// wait for its own thread.
 //
 // Summary output grows with distinct (API, operation, object) only: a slot lives as long as the
 // log, its activity is described once per file, and a flush writes only the slots that changed
@@ -104,29 +101,14 @@ class alignas(64) ThreadLog {
   std::uint64_t recorded() const { return recorded_; }
 
  private:
-  // idle → owner, inline (every record() takes it); waiting out a flush from outside and the
-  // signal handler's case out of line.
-  bool claim_as_owner() { return try_claim() || claim_contended(); }
-  bool try_claim() {
-    if (__builtin_expect(!barrier_claims_, 0)) {  // the barrier is the common case: laid out inline
-      std::uint8_t expected = kIdle;
-      return state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire);
-    }
-    if (__builtin_expect(state_.load(std::memory_order_relaxed) != kIdle, 0))
-      return false;  // a signal handler
-    state_.store(kOwner, std::memory_order_relaxed);
-    // The store must stay before the load for the compiler; for the CPU, the flusher's barrier
-    // orders them (it runs on this thread's CPU, or this thread is not running).
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    if (__builtin_expect(!outside_.load(std::memory_order_acquire), 1)) return true;
-    state_.store(kIdle, std::memory_order_release);
-    return false;
+  // idle → owner: one compare-and-swap, inline (every record() takes it); the rest out of line.
+  bool claim_as_owner() {
+    std::uint8_t expected = kIdle;
+    return state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire) ||
+           claim_contended(expected);
   }
-  bool claim_contended();
+  bool claim_contended(std::uint8_t seen);
   void release() { state_.store(kIdle, std::memory_order_release); }
-  // The claim of a flush from another thread, and its end.
-  bool claim_from_outside(std::uint64_t patience_ns);
-  void release_from_outside();
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   // Adds the event to its slot (a new one if needed); false if the table is full.
   bool add_summary(const model::Event& ev);
@@ -168,9 +150,7 @@ class alignas(64) ThreadLog {
   void wait_handed_off() const;
   void write_chunk_if_full();
 
-  std::atomic<std::uint8_t> state_{kIdle};  // kOutside only when claimed by compare-and-swap
-  std::atomic<bool> outside_{false};        // a flusher holds the log (barrier claims)
-  bool barrier_claims_ = false;             // how this log is claimed, for its whole life
+  std::atomic<std::uint8_t> state_{kIdle};
   model::Level level_;
   unsigned thread_index_;
   pid_t tid_;
