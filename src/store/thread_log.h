@@ -32,6 +32,7 @@
 #include "store/file_names.h"
 #include "store/output_file.h"
 #include "store/record_buffer.h"
+#include "store/trace_subject.h"
 #include "store/turtle.h"
 
 namespace provio::model {
@@ -187,7 +188,7 @@ class alignas(64) ThreadLog {
   std::unique_ptr<model::Event[]> spare_;
   std::size_t spare_used_ = 0;
   std::atomic<bool> in_flight_{false};
-  std::uint64_t call_seq_ = 0;
+  TraceSubject trace_subject_;  // the next traced call's name, t:<index>\/c<n>
 
   // Trace: the block head (class to flags, after the subject) of recent (object, other object,
   // API, operation, flags), so that a repeated call costs its subject and measures. Only heads

@@ -36,36 +36,54 @@ std::string_view short_term(std::string_view provio_term) {
 // turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
 using MeasureText = char[224];
 
-// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" written at `p`, which has
-// room for sizeof(MeasureText) bytes; returns the end. Built in stack memory and appended once,
-// since this runs for every traced call.
-char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
-                   std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
-                   std::int64_t offset = model::kNoOffset) {
+// " ; :bytes N ; :elapsed S ; :start N ; :span N" at `p`: the measures after the count.
+inline char* put_measures_after_count(char* p, std::uint64_t bytes, std::uint64_t elapsed_ns,
+                                      std::uint64_t start_ns, std::uint64_t end_ns,
+                                      std::int64_t run_start_us) {
   auto put = [&](std::string_view s) {
     std::memcpy(p, s.data(), s.size());
     p += s.size();
   };
-  auto num = [&](auto v) { p = put_decimal(p, v); };
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
-  if (offset != model::kNoOffset) {
-    put(":offset ");
-    num(offset);
-    put(" ; ");
-  }
-  put(":count ");
-  num(count);
   put(" ; :bytes ");
-  num(bytes);
+  p = put_decimal(p, bytes);
   put(" ; :elapsed ");
-  num(elapsed_ns / 1000000000u);
+  p = put_decimal(p, elapsed_ns / 1000000000u);
   *p++ = '.';
   p = put_nine_digits(p, static_cast<std::uint32_t>(elapsed_ns % 1000000000u));
   put(" ; :start ");
-  num(start_us - run_start_us);
+  p = put_decimal(p, start_us - run_start_us);
   put(" ; :span ");
-  num(static_cast<std::int64_t>(end_ns / 1000) - start_us);
-  return p;
+  return put_decimal(p, static_cast<std::int64_t>(end_ns / 1000) - start_us);
+}
+
+// "[:offset N ; ]:count " at `p`.
+inline char* put_offset_and_count_name(char* p, std::int64_t offset) {
+  if (offset != model::kNoOffset) {
+    std::memcpy(p, ":offset ", 8);
+    p = put_decimal(p + 8, offset);
+    std::memcpy(p, " ; ", 3);
+    p += 3;
+  }
+  std::memcpy(p, ":count ", 7);
+  return p + 7;
+}
+
+// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" written at `p`, which has
+// room for sizeof(MeasureText) bytes; returns the end. Built in stack memory and appended once.
+char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
+                   std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
+                   std::int64_t offset = model::kNoOffset) {
+  p = put_decimal(put_offset_and_count_name(p, offset), count);
+  return put_measures_after_count(p, bytes, elapsed_ns, start_ns, end_ns, run_start_us);
+}
+
+// A traced call's measures (put_measures with a count of 1), inline in the trace writer's loop.
+inline char* put_call_measures(char* p, const model::Event& ev, std::int64_t run_start_us) {
+  p = put_offset_and_count_name(p, ev.offset);
+  *p++ = '1';
+  return put_measures_after_count(p, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns,
+                                  run_start_us);
 }
 
 std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
@@ -102,6 +120,7 @@ void ThreadLog::write_header() {
   thread_iri_ = id.exec_iri + "/thread/" + std::to_string(thread_index_);
   run_start_us_ = static_cast<std::int64_t>(id.start_ns / 1000);
   thread_term_ = "t:" + std::to_string(thread_index_);
+  trace_subject_.start(thread_term_);
 
   // Agent classes imply prov:Agent; prov-merge adds it (docs/format.md).
   Turtle(out_)
@@ -402,32 +421,35 @@ void ThreadLog::write_summaries() {
 void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
   std::string act;
   MeasureText buf;
-  char line[1024];  // a repeated call's whole statement, appended at once
+  // Repeated calls' statements, appended to out_ a window at a time: an append per call cost
+  // more than the formatting. (Under glibc's threshold for `rep movsb`, whose every byte
+  // valgrind counts as an instruction.)
+  char window[2048];
+  char* p = window;
+  auto append_window = [&] {
+    out_.append(window, static_cast<std::size_t>(p - window));
+    p = window;
+    write_chunk_if_full();
+  };
   for (std::size_t i = 0; i < n; ++i) {
     const model::Event& ev = events[i];
-    std::uint64_t seq = ++call_seq_;
+    std::string_view subject = trace_subject_.next();
     TraceHead::Key key{ev.entity, ev.other, ev.api, ev.op, ev.flags};
     TraceHead& head = trace_heads_[(std::size_t{ev.entity} * 31u + ev.api) % kTraceHeads];
     // The same call on the same object as before: its entity is declared, its block head known.
-    // Subject, head and measures go into one stack buffer: a string append per piece cost more
-    // than the formatting. (A head too long for the buffer is described again instead.)
-    if (head.valid && head.key == key &&
-        thread_term_.size() + head.text.size() + sizeof(MeasureText) + 40 <= sizeof line) {
-      char* p = put_text(line, thread_term_);
-      p = put_text(p, "\\/c");
-      p = put_decimal(p, seq);
+    // (A head too long for the window is described again instead.)
+    std::size_t need = TraceSubject::kRoom + head.text.size() + sizeof(MeasureText) + 8;
+    if (head.valid && head.key == key && need <= sizeof window) {
+      if (static_cast<std::size_t>(window + sizeof window - p) < need) append_window();
+      p = trace_subject_.put(p);
       p = put_text(p, head.text);
       p = put_text(p, " ; ");
-      p = put_measures(p, 1, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, run_start_us_,
-                       ev.offset);
+      p = put_call_measures(p, ev, run_start_us_);
       p = put_text(p, " .\n");
-      out_.append(line, static_cast<std::size_t>(p - line));
-      write_chunk_if_full();
       continue;
     }
-    act.assign(thread_term_);
-    act += "\\/c";
-    append_decimal(act, seq);
+    append_window();
+    act.assign(subject);
     std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
                                          ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
     Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
@@ -440,6 +462,7 @@ void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
     t.more(m).end();
     write_chunk_if_full();
   }
+  append_window();
 }
 
 }  // namespace provio::store

@@ -46,7 +46,8 @@ TEST(Decimal, EveryLengthAndBoundary) {
 }
 
 TEST(Decimal, NineDigitsArePadded) {
-  for (std::uint32_t v : {0u, 1u, 10u, 1234u, 500000000u, 999999999u, 100000000u, 99999999u}) {
+  for (std::uint32_t v : {0u, 1u, 10u, 99u, 100u, 1234u, 9999u, 10000u, 10001u, 500000000u, 999999999u,
+                          100000000u, 99999999u}) {
     char buf[9];
     std::string got(buf, put_nine_digits(buf, v));
     std::string want = expected(v);
