@@ -36,10 +36,12 @@ std::string_view short_term(std::string_view provio_term) {
 // turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
 using MeasureText = char[224];
 
-// " ; :bytes N ; :elapsed S ; :start N ; :span N" at `p`: the measures after the count.
-inline char* put_measures_after_count(char* p, std::uint64_t bytes, std::uint64_t elapsed_ns,
-                                      std::uint64_t start_ns, std::uint64_t end_ns,
-                                      std::int64_t run_start_us) {
+// " ; :bytes N ; :elapsed S ; :start N ; :span N" at `p`: the measures after the count. Inline in
+// both writers: a call with its six arguments cost the trace writer 12 instructions per call.
+[[gnu::always_inline]] inline char* put_measures_after_count(char* p, std::uint64_t bytes,
+                                                             std::uint64_t elapsed_ns, std::uint64_t start_ns,
+                                                             std::uint64_t end_ns,
+                                                             std::int64_t run_start_us) {
   auto put = [&](std::string_view s) {
     std::memcpy(p, s.data(), s.size());
     p += s.size();
