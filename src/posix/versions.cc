@@ -19,6 +19,7 @@
 #include "posix/fd_table.h"
 #include "posix/store_state.h"
 #include "posix/wrapper.h"
+#include "posix/write_runs.h"
 #include "store/recorder.h"
 
 namespace provio::posix {
@@ -87,44 +88,10 @@ model::EntityId version_at_path(model::EntityId file, dev_t dev, ino_t ino, std:
   return mtime_ns > not_after_ns ? model::kNoEntity : version_from(file, st);
 }
 
-// ---- runs of write epochs (versions.h) ----
+// ---- runs of write epochs (write_runs.h) ----
 
-// One run: write epochs of `file` by this thread with no read of it by this thread between them.
-// `dev`/`ino` are those of the version its first close named. The held close (`has_held`) is its
-// latest: recorded without a version when the next close of the file comes, or with the version
-// the file holds when the run ends.
-struct Run {
-  model::EntityId file = model::kNoEntity;
-  model::ApiId api = 0;
-  std::uint8_t flags = 0;
-  bool has_held = false;
-  dev_t dev = 0;
-  ino_t ino = 0;
-  std::uint64_t start_ns = 0, elapsed_ns = 0;
-
-  model::Event held_close(model::EntityId version) const {
-    return {model::Op::kClose, flags, api, file, version, 0, model::kNoOffset, start_ns, elapsed_ns};
-  }
-};
-constexpr std::size_t kRuns = 32;
-struct Runs {
-  Run slot[kRuns];
-};
-
-// The thread's table, made at its first run and freed at its exit, after which (the main
-// thread's TLS dies inside exit(), before the atexit handlers that may still close files) every
-// close names its version at once. initial-exec, as tls_inside (wrapper.h): the shim is loaded at
-// start-up, and a close must not pay a __tls_get_addr call to look its run up.
-thread_local Runs* tls_runs __attribute__((tls_model("initial-exec"))) = nullptr;
+// The thread's table was freed at its exit: no new one (thread-exit destructors may still close).
 thread_local bool tls_runs_over __attribute__((tls_model("initial-exec"))) = false;
-
-// The run of `file` on this thread, or null.
-Run* run_of(model::EntityId file) {
-  Runs* t = tls_runs;
-  if (!t) return nullptr;
-  Run& r = t->slot[file % kRuns];
-  return r.file == file ? &r : nullptr;
-}
 
 // A version is named when its run ends only if nobody wrote the file since the run's last close:
 // its mtime may pass the close's end by the file system's timestamp granularity and by the clock
@@ -197,7 +164,6 @@ model::EntityId first_version_read(int fd, model::EntityId file, std::uint32_t v
 PendingVersion stat_before_close(int fd, std::uint32_t v) {
   if (tls_inside || !active()) return {};
   model::EntityId file = slot_entity(v);
-  if (file != model::kNoEntity && run_of(file)) return {file, 0, 0, true};
   Inside inside;
   model::ErrnoSaver saved;
   struct stat st;
@@ -210,8 +176,8 @@ void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_
   store::ThreadState* state = store_state();
   auto flags =
       static_cast<std::uint8_t>(store::inside_hdf5_scope(state) ? model::kFlagNested : model::kFlagNone);
-  Run* run = run_of(pending.file);
-  if (pending.in_run && run) {
+  Run* run = pending.in_run ? run_of(pending.file) : nullptr;
+  if (run) {  // within a run (a loop that rewrites one file): the close before it is recorded
     if (run->has_held) store::record_as_owner(state, run->held_close(model::kNoEntity));
     run->api = api;
     run->flags = flags;

@@ -26,6 +26,8 @@
 
 #include "model/event.h"
 #include "posix/fd_table.h"
+#include "posix/wrapper.h"
+#include "posix/write_runs.h"
 
 namespace provio::posix {
 
@@ -72,12 +74,16 @@ PendingVersion stat_before_close(int fd, std::uint32_t slot);
 inline PendingVersion before_close(int fd) {
   std::uint32_t v = fd_table().get(fd);
   if (v == kIgnored || !(v & kWritten) || !slot_used(v)) return {};  // most closes: inline, no stat
+  // A close that continues this thread's run of write epochs of the file: nothing to stat.
+  model::EntityId file = slot_entity(v);
+  if (file != model::kNoEntity && run_of(file) && !tls_inside && active()) return {file, 0, 0, true};
   return stat_before_close(fd, v);
 }
 
 // After a successful close of a written descriptor (pending.file set): records the Close of `api`
 // and the version it left, now (from a stat of the file's path: stdio writes its last buffer
-// inside fclose, so a stat before the close would be too early) or when its run ends.
+// inside fclose, so a stat before the close would be too early) or when its run ends. Out of
+// line: inlined, it made every close's recording dearer (its registers saved on every path).
 void record_written_close(model::ApiId api, std::uint64_t start_ns, std::uint64_t elapsed_ns,
                           const PendingVersion& pending);
 

@@ -24,15 +24,9 @@
 
 namespace provio::store {
 
-// The calling thread's recording state in one thread-local, so that recording an event costs one
-// TLS lookup (libprovio may be loaded by dlopen, with the VOL plugin: its TLS is reached through
-// __tls_get_addr), or none for a caller that keeps its address (thread_state()).
-struct ThreadState {
-  ThreadLog* log = nullptr;
-  unsigned hdf5_depth = 0;  // Hdf5Scope nesting
-  bool detached = false;    // this thread's log was finalised (thread exiting)
-};
-
+// The calling thread's recording state (recorder.h) is one thread-local, so that recording an
+// event costs one TLS lookup (libprovio may be loaded by dlopen, with the VOL plugin: its TLS is
+// reached through __tls_get_addr), or none for a caller that keeps its address (thread_state()).
 namespace {
 
 thread_local ThreadState tls;
@@ -244,14 +238,10 @@ void record_as_owner(ThreadState* state, const model::Event& ev) {
 }
 
 void record_marking_nested(ThreadState* state, const model::Event& ev) {
-  if (state->hdf5_depth == 0) return record_as_owner(state, ev);
+  if (!inside_hdf5_scope(state)) return record_as_owner(state, ev);
   model::Event nested = ev;
   nested.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagNested);
   record_as_owner(state, nested);
-}
-
-bool inside_hdf5_scope(const ThreadState* state) {
-  return state->hdf5_depth != 0;
 }
 
 namespace detail {

@@ -59,8 +59,14 @@ void flush_at_process_end();
 // the VOL connector) looks it up once per thread and keeps it in a thread-local of its own:
 // libprovio's thread-locals cost a __tls_get_addr call per use (libprovio may be dlopen'ed with
 // the VOL plugin), and a caller's one lookup per call then serves every use. Valid for the
-// thread's whole life (and in a fork child of it).
-struct ThreadState;
+// thread's whole life (and in a fork child of it). Its fields are the recorder's (recorder.cc);
+// they are declared here so that callers read the HDF5 scope inline.
+class ThreadLog;
+struct ThreadState {
+  ThreadLog* log = nullptr;
+  unsigned hdf5_depth = 0;  // Hdf5Scope nesting
+  bool detached = false;    // this thread's log was finalised (thread exiting)
+};
 ThreadState* thread_state();
 // record() by the thread that owns `state`, the event as it is: the VOL connector's entry point,
 // and for an event recorded later than its call, with the flags of its time (posix/versions.h's
@@ -82,13 +88,15 @@ class Hdf5Scope {
  private:
   ThreadState* state_;
 };
-// record() by the thread that owns `state`, with kFlagNested added when it is inside an HDF5 VOL
-// callback: the preload shim's entry point, one call for both.
-void record_marking_nested(ThreadState* state, const model::Event& ev);
 // Whether the thread that owns `state` is inside an HDF5 VOL callback: the mark
 // record_marking_nested() adds, for a caller that records an event later than it happened
 // (posix/versions.h).
-bool inside_hdf5_scope(const ThreadState* state);
+inline bool inside_hdf5_scope(const ThreadState* state) {
+  return state->hdf5_depth != 0;
+}
+// record() by the thread that owns `state`, with kFlagNested added when it is inside an HDF5 VOL
+// callback: the preload shim's entry point, one call for both.
+void record_marking_nested(ThreadState* state, const model::Event& ev);
 
 // Statistics for tests and benchmarks.
 struct Stats {

@@ -58,7 +58,8 @@ struct SummarySlot {
   std::uint64_t last_end_ns;
 };
 
-class ThreadLog {
+// Cache-line aligned: a recorded call touches the first two lines of the object only.
+class alignas(64) ThreadLog {
  public:
   enum State : std::uint8_t { kIdle, kOwner, kOutside };
   // Memory of a summary table of `index_size` entries: index entry, slot and changed-slot entry.
@@ -150,14 +151,23 @@ class ThreadLog {
   void wait_handed_off() const;
   void write_chunk_if_full();
 
-  // What every record() reads or writes, together at the start of the log (one or two cache
-  // lines instead of one per field: the application's own work evicts them between calls).
   std::atomic<std::uint8_t> state_{kIdle};
   model::Level level_;
   unsigned thread_index_;
   pid_t tid_;
+  // What a recorded call reads and writes of the log itself, from state_ on, in its first two
+  // cache lines.
   std::uint64_t next_flush_ns_ = 0;
   std::uint64_t recorded_ = 0;
+  // The slots of recent keys, direct-mapped by API and entity: a loop repeats one call (write),
+  // alternates two (open, close) or cycles through a few (fopen, fwrite, fclose), and then needs
+  // no hash and no probe.
+  static constexpr std::size_t kRecent = 8;
+  SummarySlot* recent_[kRecent] = {};
+  std::string thread_iri_;
+  std::string thread_term_;        // thread_iri_ as a prefixed name: "t:<index>"
+  std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
+
   // summary
   std::unique_ptr<std::uint64_t[]> index_;  // slot_mask_ + 1 entries: hash << 32 | slot + 1, 0 free
   std::size_t slot_mask_ = 0;
@@ -167,11 +177,6 @@ class ThreadLog {
   std::unique_ptr<SummarySlot*[]> dirty_;  // slots with measures since the last flush
   std::size_t dirty_used_ = 0;
   unsigned chunk_shift_ = 0;  // slots are in chunks of 1 << chunk_shift_ (first size / 8)
-  // The slots of recent keys, direct-mapped by API and entity: a loop repeats one call (write),
-  // alternates two (open, close) or cycles through a few (fopen, fwrite, fclose), and then needs
-  // no hash and no probe.
-  static constexpr std::size_t kRecent = 8;
-  SummarySlot* recent_[kRecent] = {};
   // Slot k is slot_chunks_[k >> chunk_shift_][k & mask]; the table grows to 16 times its first
   // size, whose 7/8 is 112 chunks.
   static constexpr std::size_t kSlotChunks = 112;
@@ -181,10 +186,6 @@ class ThreadLog {
   }
   std::size_t slots_max_ = 0;  // the index never grows beyond this many entries
   bool restarted_ = false;     // the table was started afresh: measures go on parts only
-  std::string thread_iri_;
-  std::string thread_term_;        // thread_iri_ as a prefixed name: "t:<index>"
-  std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
-
   // trace
   std::unique_ptr<model::Event[]> events_;
   std::size_t event_capacity_ = 0;
