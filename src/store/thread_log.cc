@@ -98,9 +98,10 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
     spare_.reset(new model::Event[capacity]);
     trace_heads_.reset(new TraceHead[kTraceHeads]);
   } else {
-    std::size_t n = round_up_pow2(capacity);
+    std::size_t n = round_up_pow2(capacity);  // at least 16 (config.cc)
     slots_max_ = 16 * n;
-    if (!allocate_summary(n)) throw std::bad_alloc();  // as the trace buffers' new[] would
+    while ((std::size_t{8} << chunk_shift_) < n) ++chunk_shift_;  // chunks of n / 8 slots
+    if (!allocate_summary(n)) throw std::bad_alloc();             // as the trace buffers' new[] would
   }
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
 }
@@ -134,14 +135,14 @@ bool ThreadLog::claim_contended(std::uint8_t expected) {
 
 std::uint64_t ThreadLog::pending_events() const {
   std::uint64_t n = events_used_ + (records_ ? records_->size() : 0);
-  for (std::size_t k = 0; k < dirty_used_; ++k) n += slots_[dirty_[k]].count;  // calls since the last flush
+  for (std::size_t k = 0; k < dirty_used_; ++k) n += dirty_[k]->count;  // calls since the last flush
   return n;
 }
 
 inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
   std::uint64_t end = ev.start_ns + ev.elapsed_ns;
   if (s.count++ == 0) {
-    dirty_[dirty_used_++] = static_cast<std::uint32_t>(&s - slots_.get());
+    dirty_[dirty_used_++] = &s;
     s.first_start_ns = ev.start_ns;
     s.last_end_ns = end;
   } else {
@@ -243,41 +244,45 @@ SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit, 
     if (entry == 0) {
       if (slots_used_ >= limit) return nullptr;
       // Written once with the event's measures: most metadata calls make a new slot.
-      dirty_[dirty_used_++] = static_cast<std::uint32_t>(slots_used_);
-      slots_[slots_used_] = SummarySlot{key.op,
-                                        key.flags,
-                                        key.api,
-                                        key.entity,
-                                        key.other,
-                                        false,
-                                        1,
-                                        key.bytes,
-                                        key.elapsed_ns,
-                                        key.start_ns,
-                                        key.start_ns + key.elapsed_ns};
+      SummarySlot& s = slot(slots_used_);
+      dirty_[dirty_used_++] = &s;
+      s = SummarySlot{key.op,
+                      key.flags,
+                      key.api,
+                      key.entity,
+                      key.other,
+                      false,
+                      1,
+                      key.bytes,
+                      key.elapsed_ns,
+                      key.start_ns,
+                      key.start_ns + key.elapsed_ns};
       index_[i] = tag | ++slots_used_;
       added = true;
-      return &slots_[slots_used_ - 1];
+      return &s;
     }
     if ((entry & ~std::uint64_t{0xFFFFFFFF}) == tag) {
-      SummarySlot& s = slots_[(entry & 0xFFFFFFFF) - 1];
+      SummarySlot& s = slot((entry & 0xFFFFFFFF) - 1);
       if (has_key(&s, key)) return &s;
     }
   }
 }
 
 bool ThreadLog::allocate_summary(std::size_t n) {
-  std::size_t limit = n - n / 8;
+  std::size_t limit = n - n / 8;  // a multiple of the chunk size (n / 8 at first, then more)
   std::unique_ptr<std::uint64_t[]> index(new (std::nothrow) std::uint64_t[n]());
-  // Slots are written before they are read: no need to clear them.
-  std::unique_ptr<SummarySlot[]> slots(new (std::nothrow) SummarySlot[limit]);
-  std::unique_ptr<std::uint32_t[]> dirty(new (std::nothrow) std::uint32_t[limit]);
-  if (!index || !slots || !dirty) return false;
-  if (slots_used_)
-    std::memcpy(static_cast<void*>(slots.get()), slots_.get(), slots_used_ * sizeof(SummarySlot));
-  if (dirty_used_) std::memcpy(dirty.get(), dirty_.get(), dirty_used_ * sizeof(std::uint32_t));
+  std::unique_ptr<SummarySlot*[]> dirty(new (std::nothrow) SummarySlot*[limit]);
+  if (!index || !dirty) return false;
+  // The chunks that hold slots up to the new limit; those that exist stay where they are. Slots
+  // are written before they are read: no need to clear them. A chunk made before a later one
+  // fails stays, for the next attempt.
+  for (std::size_t c = 0; c < limit >> chunk_shift_; ++c) {
+    if (!slot_chunks_[c])
+      slot_chunks_[c].reset(new (std::nothrow) SummarySlot[std::size_t{1} << chunk_shift_]);
+    if (!slot_chunks_[c]) return false;
+  }
+  if (dirty_used_) std::memcpy(dirty.get(), dirty_.get(), dirty_used_ * sizeof(SummarySlot*));
   index_.swap(index);
-  slots_.swap(slots);
   dirty_.swap(dirty);
   slot_mask_ = n - 1;
   fine_limit_ = n - n / 4;
@@ -293,8 +298,8 @@ bool ThreadLog::grow_summary() {
     index_.reset(old.release());
     return false;
   }
-  // The slots moved; their numbers (dirty_) did not. Only the index is rebuilt, from the old one:
-  // its entries carry their positions (entry_home).
+  // No slot moved (nor recent_ and dirty_, which point at them). Only the index is rebuilt, from
+  // the old one: its entries carry their positions (entry_home).
   for (std::size_t k = 0; k < n; ++k) {
     std::uint64_t entry = old[k];
     if (entry == 0) continue;
@@ -302,7 +307,6 @@ bool ThreadLog::grow_summary() {
     while (index_[i] != 0) i = (i + 1) & slot_mask_;
     index_[i] = entry;
   }
-  std::fill(std::begin(recent_), std::end(recent_), nullptr);
   return true;
 }
 
@@ -385,7 +389,7 @@ void ThreadLog::flush_locked(bool closing) {
     count_loss(file_.failure(), pending_events());
     events_used_ = 0;
     if (records_) records_->clear();
-    if (slots_) clear_summary();
+    if (index_) clear_summary();
     return;
   }
   std::uint64_t pending = pending_events();

@@ -14,9 +14,10 @@
 // since the previous one (docs/format.md). When the table is 3/4 full it doubles, up to 16 times
 // its first size and within the process's memory bound; past that, new keys are recorded on
 // their file (coarse activities); only a table full even of those is flushed and started afresh.
-// Slots are stored densely in order of creation and found through an index of 8-byte entries
-// (slot number and hash bits), so a new key writes one slot and one entry, and growing moves the
-// index entries only (placed by their hash bits: no slot is read, nothing hashed again).
+// Slots are stored densely in order of creation, in chunks that never move, and found through an
+// index of 8-byte entries (slot number and hash bits), so a new key writes one slot and one entry,
+// and growing adds chunks and moves the index entries only (placed by their hash bits: no slot is
+// read or copied, nothing hashed again).
 #pragma once
 
 #include <sys/types.h>
@@ -65,7 +66,7 @@ class alignas(64) ThreadLog {
   // Memory of a summary table of `index_size` entries: index entry, slot and changed-slot entry.
   static constexpr std::size_t summary_bytes(std::size_t index_size) {
     return index_size * sizeof(std::uint64_t) +
-           (index_size - index_size / 8) * (sizeof(SummarySlot) + sizeof(std::uint32_t));
+           (index_size - index_size / 8) * (sizeof(SummarySlot) + sizeof(SummarySlot*));
   }
   // The formatting buffer is written out whenever it reaches this size.
   static constexpr std::size_t kWriteChunk = 64 << 10;
@@ -118,8 +119,8 @@ class alignas(64) ThreadLog {
   // The slot of `key`, or a new one holding the event `key` alone (`added`); nullptr when
   // `limit` slots are in use and the key is not among them.
   SummarySlot* find_or_add(const model::Event& key, std::size_t limit, bool& added);
-  // Doubles the activity table (rare: allocates, moves the slots and the index entries); false
-  // if it may not grow.
+  // Doubles the activity table (rare: allocates chunks of slots and a new index, moves the index
+  // entries); false if it may not grow.
   bool grow_summary();
   // Room for a table of `index_size` entries; false (nothing changed) when out of memory.
   bool allocate_summary(std::size_t index_size);
@@ -169,16 +170,23 @@ class alignas(64) ThreadLog {
   std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
 
   // summary
-  std::unique_ptr<SummarySlot[]> slots_;    // slots_limit_ of them, the first slots_used_ in use
   std::unique_ptr<std::uint64_t[]> index_;  // slot_mask_ + 1 entries: hash << 32 | slot + 1, 0 free
   std::size_t slot_mask_ = 0;
   std::size_t slots_used_ = 0;
-  std::size_t fine_limit_ = 0;              // past this many slots, new keys go on their file (3/4)
-  std::size_t slots_limit_ = 0;             // past this many, flush and start afresh (7/8)
-  std::size_t slots_max_ = 0;               // the index never grows beyond this many entries
-  std::unique_ptr<std::uint32_t[]> dirty_;  // slots with measures since the last flush
+  std::size_t fine_limit_ = 0;             // past this many slots, new keys go on their file (3/4)
+  std::size_t slots_limit_ = 0;            // past this many, flush and start afresh (7/8)
+  std::unique_ptr<SummarySlot*[]> dirty_;  // slots with measures since the last flush
   std::size_t dirty_used_ = 0;
-  bool restarted_ = false;  // the table was started afresh: measures go on parts only
+  unsigned chunk_shift_ = 0;  // slots are in chunks of 1 << chunk_shift_ (first size / 8)
+  // Slot k is slot_chunks_[k >> chunk_shift_][k & mask]; the table grows to 16 times its first
+  // size, whose 7/8 is 112 chunks.
+  static constexpr std::size_t kSlotChunks = 112;
+  std::unique_ptr<SummarySlot[]> slot_chunks_[kSlotChunks];
+  SummarySlot& slot(std::size_t k) {
+    return slot_chunks_[k >> chunk_shift_][k & ((std::size_t{1} << chunk_shift_) - 1)];
+  }
+  std::size_t slots_max_ = 0;  // the index never grows beyond this many entries
+  bool restarted_ = false;     // the table was started afresh: measures go on parts only
   // trace
   std::unique_ptr<model::Event[]> events_;
   std::size_t event_capacity_ = 0;

@@ -392,7 +392,7 @@ void ThreadLog::describe_summary(const SummarySlot& s, std::string_view act, boo
 void ThreadLog::write_summaries() {
   std::string act, part;
   for (std::size_t k = 0; k < dirty_used_; ++k) {
-    SummarySlot& s = slots_[dirty_[k]];
+    SummarySlot& s = *dirty_[k];
     bool inline_measures = !s.described && !restarted_;
     bool headed = inline_measures && s.other == model::kNoEntity;
     if (!(headed && write_from_summary_head(s))) {
