@@ -125,3 +125,14 @@ def run_traced(argv, prov_dir, preload, env_extra=None, **kw):
     env["LD_PRELOAD"] = preload
     env.update(env_extra or {})
     return subprocess.run(argv, env=env, check=True, **kw)
+
+
+def run_at_trace_level(argv, prov_dir, preload, buffer_events):
+    """Runs argv at trace level with trace buffers of `buffer_events` events (small buffers: many
+    hand-offs to the background writer); a failed run fails the test with its stderr."""
+    try:
+        run_traced(argv, prov_dir, preload,
+                   env_extra={"PROVIO_LEVEL": "trace", "PROVIO_TRACE_EVENTS": str(buffer_events)},
+                   stderr=subprocess.PIPE, text=True)
+    except subprocess.CalledProcessError as e:
+        check(False, "%s exited %d: %s" % (os.path.basename(argv[0]), e.returncode, e.stderr.strip()))

@@ -4,7 +4,6 @@ counted up as text), and each file gets its share.
     test_long_heads.py <preload> <long_heads binary>"""
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -16,12 +15,7 @@ WRITES = 1500  # per pattern; trace buffers of 256 events: several hand-offs
 
 preload, binary = sys.argv[1:3]
 work = tempfile.mkdtemp(prefix="provio-posix-long-heads-")
-try:
-    provlib.run_traced([binary, work, str(WRITES)], os.path.join(work, "prov"), preload,
-                       env_extra={"PROVIO_LEVEL": "trace", "PROVIO_TRACE_EVENTS": "256"},
-                       stderr=subprocess.PIPE, text=True)
-except subprocess.CalledProcessError as e:
-    check(False, "long_heads exited %d: %s" % (e.returncode, e.stderr.strip()))
+provlib.run_at_trace_level([binary, work, str(WRITES)], os.path.join(work, "prov"), preload, 256)
 writes = select(provlib.activities(provlib.load(os.path.join(work, "prov"))), under=work, cls="Write")
 check(len(writes) == 2 * WRITES and all(w.count == 1 and w.bytes == 1 for w in writes),
       "%d traced writes of %d" % (len(writes), 2 * WRITES))

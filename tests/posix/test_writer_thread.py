@@ -4,7 +4,6 @@ writer's restarts (every write is one traced activity).
     test_writer_thread.py <preload> <writer_thread binary>"""
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -16,12 +15,7 @@ WRITES = 2000  # 7 full buffers of 256 events and a part
 
 preload, binary = sys.argv[1:3]
 work = tempfile.mkdtemp(prefix="provio-posix-writer-")
-try:
-    provlib.run_traced([binary, work, str(WRITES)], os.path.join(work, "prov"), preload,
-                       env_extra={"PROVIO_LEVEL": "trace", "PROVIO_TRACE_EVENTS": "256"},
-                       stderr=subprocess.PIPE, text=True)
-except subprocess.CalledProcessError as e:
-    check(False, "writer_thread exited %d: %s" % (e.returncode, e.stderr.strip()))
+provlib.run_at_trace_level([binary, work, str(WRITES)], os.path.join(work, "prov"), preload, 256)
 writes = select(provlib.activities(provlib.load(os.path.join(work, "prov"))),
                 path=os.path.join(work, "out.dat"), cls="Write")
 check(len(writes) == WRITES and all(w.count == 1 and w.bytes == 1 for w in writes),
