@@ -100,6 +100,23 @@ char* put_text(char* p, std::string_view s) {
   return p + s.size();
 }
 
+// The end of a summary activity's term after activity_term_prefix(): `<entity>[-<other>][-f<flags>]`,
+// written at `p` (room: kActivityNumbers); returns the end. One place for both ways the term is
+// written (activity_term_for, write_from_summary_head).
+constexpr std::size_t kActivityNumbers = 3 * 24;
+char* put_activity_numbers(char* p, const SummarySlot& s) {
+  p = put_decimal(p, std::uint64_t{s.entity});
+  if (s.other != model::kNoEntity) {
+    *p++ = '-';
+    p = put_decimal(p, std::uint64_t{s.other});
+  }
+  if (s.flags) {
+    p = put_text(p, "-f");
+    p = put_decimal(p, std::uint64_t{s.flags});
+  }
+  return p;
+}
+
 // Text that a Turtle string carries as it is (printable ASCII but '"' and '\'): the names of
 // nearly all HDF5 objects and attributes.
 bool plain_text(std::string_view text) {
@@ -267,15 +284,8 @@ void ThreadLog::activity_term_prefix(model::ApiId api, Op op, std::string& term)
 
 void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) {
   activity_term_prefix(s.api, s.op, term);
-  append_decimal(term, s.entity);
-  if (s.other != model::kNoEntity) {
-    term += '-';
-    append_decimal(term, s.other);
-  }
-  if (s.flags) {
-    term += "-f";
-    append_decimal(term, s.flags);
-  }
+  char numbers[kActivityNumbers];
+  term.append(numbers, static_cast<std::size_t>(put_activity_numbers(numbers, s) - numbers));
 }
 
 Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId api, std::uint8_t flags,
@@ -345,15 +355,10 @@ bool ThreadLog::write_from_summary_head(const SummarySlot& s) {
   // string append per piece cost more than the rest of the block (a block too long for the
   // buffer is described again instead).
   char line[1024];
-  constexpr std::size_t kNumbers = 2 * 24 + sizeof(MeasureText) + 8;  // entity, flags, measures
+  constexpr std::size_t kNumbers = kActivityNumbers + sizeof(MeasureText) + 8;
   if (head.subject.size() + head.before.size() + e.size() + head.after.size() + kNumbers > sizeof line)
     return false;
-  char* p = put_text(line, head.subject);
-  p = put_decimal(p, std::uint64_t{s.entity});
-  if (s.flags) {
-    p = put_text(p, "-f");
-    p = put_decimal(p, std::uint64_t{s.flags});
-  }
+  char* p = put_activity_numbers(put_text(line, head.subject), s);
   p = put_text(p, head.before);
   p = put_text(p, e);
   p = put_text(p, head.after);
