@@ -202,8 +202,6 @@ constexpr const char* kEnvKeys[] = {
     "CAMPAIGN",    "SHARE",         "REDACT",          "TRACK_FILE",     "TRACK_DIRECTORY",
     "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE", "TRACK_DATATYPE", "TRACK_LINK"};
 
-Snapshot<Config> g_config;
-
 std::mutex g_overrides_mutex;
 std::vector<std::pair<std::string, std::string>> g_overrides;  // guarded by g_overrides_mutex
 
@@ -257,6 +255,8 @@ Config* load_from_process() {
 
 }  // namespace
 
+Snapshot<Config> detail::g_config;
+
 Config parse_config(std::string_view file_text, const EnvLookup& env, const ConfigWarn& warn) {
   Config c;
   Parser p(c, warn);
@@ -283,7 +283,7 @@ Config parse_config(std::string_view file_text, const EnvLookup& env, const Conf
   return c;
 }
 
-const Config& config() {
+const Config& detail::load_config() {
   return g_config.get(load_from_process);
 }
 
@@ -296,7 +296,7 @@ void set_overrides(std::vector<std::pair<std::string, std::string>> settings) {
 }
 
 void reload_config() {
-  g_config.update(load_from_process, [](const Config&) { return load_from_process(); });
+  detail::g_config.update(load_from_process, [](const Config&) { return load_from_process(); });
 }
 
 }  // namespace provio::model

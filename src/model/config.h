@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/snapshot.h"
 #include "model/vocabulary.h"
 
 namespace provio::model {
@@ -55,8 +56,19 @@ using ConfigWarn = std::function<void(const std::string&)>;
 // Parses settings: `file_text` (may be empty) first, then the environment on top.
 Config parse_config(std::string_view file_text, const EnvLookup& env, const ConfigWarn& warn);
 
+namespace detail {
+// The published configuration and its first read (config.cc). config() reads the snapshot
+// inline: the VOL plugin asks which classes are tracked on every recorded call, and a call into
+// libprovio for that cost more than the read (a cold function entry in another library).
+extern Snapshot<Config> g_config;
+const Config& load_config();
+}  // namespace detail
+
 // The process's configuration, read once from the real environment and PROVIO_CONFIG.
-const Config& config();
+inline const Config& config() {
+  if (const Config* c = detail::g_config.peek()) return *c;
+  return detail::load_config();
+}
 
 // Settings a layer receives through its own channel — the VOL connector's info string
 // ("provio under_vol=0;under_info={};level=trace;dir=/scratch/prov") — applied over the

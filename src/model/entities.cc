@@ -5,8 +5,8 @@
 #include <pthread.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -274,7 +274,7 @@ class Registry {
   // Chunks are raw storage, each entry constructed when it is handed out: a new chunk costs no
   // pass over its ~140 KB.
   Entry* new_entry(EntityClass cls, EntityId parent, bool* limited) {
-    std::size_t limit = std::min(config().max_entities, kChunkSize * kMaxChunks - 1);
+    std::size_t limit = chunks_ ? std::min(config().max_entities, kChunkSize * kMaxChunks - 1) : 0;
     std::size_t n = count_.load(std::memory_order_relaxed);
     if (n >= limit) {
       if (limited) *limited = true;
@@ -334,11 +334,26 @@ class Registry {
   std::string term_;  // an escaped term being made, reused; guarded by mutex_
   IdTable by_iri_;    // every entity by its IRI; guarded by mutex_
   IdTable children_;  // objects, attributes, versions by (parent, sep, name); guarded by mutex_
-  std::array<Entry*, kMaxChunks> chunks_{};  // entries; a chunk is allocated when first needed
+  // Entries; a chunk is allocated when first needed. The directory (128 KiB) comes from calloc,
+  // whose fresh pages the kernel hands out zeroed: as a member array it was cleared byte by byte
+  // when the library loaded, at level off too. Null (no memory at load) tracks no entity.
+  Entry** chunks_ = static_cast<Entry**>(std::calloc(kMaxChunks, sizeof(Entry*)));
   std::atomic<std::size_t> count_{0};
   std::size_t iris_checked_ = 0;  // entities up to this id are all in by_iri_; guarded by mutex_
   bool has_records_ = false;      // a record entity was interned; guarded by mutex_
 };
+
+// Whether `e` is an object inside a file, interned by object_entity: its IRI is "F#/path".
+bool is_hdf5_object(const Entity& e) {
+  switch (e.cls) {
+    case EntityClass::kGroup:
+    case EntityClass::kDataset:
+    case EntityClass::kDatatype:
+    case EntityClass::kLink:
+    case EntityClass::kObject: return e.parent != kNoEntity;
+    default: return false;
+  }
+}
 
 Registry& registry() {
   static Registry* r = [] {
@@ -384,8 +399,9 @@ EntityId attribute_entity(EntityId owner, std::string_view name) {
     // A file's attributes are its root group's (one IRI, attribute_iri): one entity.
     return attribute_entity(object_entity(owner, "/", EntityClass::kGroup), name);
   }
-  return registry().intern_child(EntityClass::kAttribute, owner, '@', name,
-                                 [&] { return attribute_iri_parts(o->iri, name); });
+  return registry().intern_child(EntityClass::kAttribute, owner, '@', name, [&] {
+    return is_hdf5_object(*o) ? object_attribute_iri_parts(o->iri, name) : attribute_iri_parts(o->iri, name);
+  });
 }
 
 EntityId version_entity(EntityId file, std::string_view key) {

@@ -132,9 +132,9 @@ std::string file_iri(std::string_view canonical_path) {
 }
 
 char* ChildIri::write(char* out) const {
-  for (std::string_view part : {parent, separator}) {
-    if (!part.empty()) out = static_cast<char*>(std::memcpy(out, part.data(), part.size())) + part.size();
-  }
+  if (!parent.empty())
+    out = static_cast<char*>(std::memcpy(out, parent.data(), parent.size())) + parent.size();
+  for (char c : separator) *out++ = c;  // one to three bytes: a library call would cost more
   if (encode != Encode::kNone) return write_percent_encoded(out, name, encode == Encode::kPath);
   if (!name.empty()) out = static_cast<char*>(std::memcpy(out, name.data(), name.size())) + name.size();
   return out;
@@ -153,7 +153,12 @@ ChildIri object_iri_parts(std::string_view file_iri, std::string_view object_pat
 
 ChildIri attribute_iri_parts(std::string_view owner_iri, std::string_view name) {
   bool in_object = owner_iri.find('#') != std::string_view::npos;
-  return {owner_iri, in_object ? "@" : "#/@", name, ChildIri::Encode::kName};
+  return in_object ? object_attribute_iri_parts(owner_iri, name)
+                   : ChildIri{owner_iri, "#/@", name, ChildIri::Encode::kName};
+}
+
+ChildIri object_attribute_iri_parts(std::string_view object_iri, std::string_view name) {
+  return {object_iri, "@", name, ChildIri::Encode::kName};
 }
 
 std::string object_iri(std::string_view file_iri, std::string_view object_path) {

@@ -46,6 +46,8 @@ struct ChildIri {
 // `object_path` is made absolute ("#/…") when it is not.
 ChildIri object_iri_parts(std::string_view file_iri, std::string_view object_path);
 ChildIri attribute_iri_parts(std::string_view owner_iri, std::string_view name);
+// The same for an owner known to be an HDF5 object ("F#/path"), without scanning its IRI for '#'.
+ChildIri object_attribute_iri_parts(std::string_view object_iri, std::string_view name);
 
 std::string file_iri(std::string_view canonical_path);
 std::string object_iri(std::string_view file_iri, std::string_view object_path);

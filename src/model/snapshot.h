@@ -26,6 +26,10 @@ class Snapshot {
     return *v;
   }
 
+  // The current value, or nullptr before the first get(): the lock-free part of get(), for
+  // callers that inline it.
+  const T* peek() const { return value_.load(std::memory_order_acquire); }
+
   // Publishes `next(current)` (a new T*) in place of the current value, made first if needed.
   template <typename Make, typename Next>
   void update(Make&& make, Next&& next) {

@@ -221,13 +221,6 @@ void record(const Record& r) {
   if (ThreadLog* log = current_log()) log->record(r);
 }
 
-Hdf5Scope::Hdf5Scope(ThreadState* state) : state_(state) {
-  ++state_->hdf5_depth;
-}
-Hdf5Scope::~Hdf5Scope() {
-  --state_->hdf5_depth;
-}
-
 ThreadState* thread_state() {
   return &tls;
 }

@@ -79,9 +79,11 @@ void record_as_owner(ThreadState* state, const model::Event& ev);
 // tagged kFlagNested and not counted twice (docs/format.md).
 class Hdf5Scope {
  public:
+  // Inline: the VOL connector holds one per callback, and two calls into libprovio for a counter
+  // cost more than the counter.
   Hdf5Scope() : Hdf5Scope(thread_state()) {}
-  explicit Hdf5Scope(ThreadState* state);
-  ~Hdf5Scope();
+  explicit Hdf5Scope(ThreadState* state) : state_(state) { ++state_->hdf5_depth; }
+  ~Hdf5Scope() { --state_->hdf5_depth; }
   Hdf5Scope(const Hdf5Scope&) = delete;
   Hdf5Scope& operator=(const Hdf5Scope&) = delete;
 

@@ -17,6 +17,14 @@ struct Apis {
   model::ApiId Oopen, Ocopy, Oflush, Gcreate_anon;
 };
 
-const Apis& apis();
+namespace detail {
+// Interned as the plugin loads (apis.cc): a hook reads its API's id with one load, where a
+// function with a static inside cost a call and a guard check per recorded call.
+extern const Apis g_apis;
+}  // namespace detail
+
+inline const Apis& apis() {
+  return detail::g_apis;
+}
 
 }  // namespace provio::vol
