@@ -236,7 +236,6 @@ void ThreadLog::declare_entity(EntityId id) {
   t.end();
 }
 
-// `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
 bool ThreadLog::declare_object(EntityId id, const model::Entity& e) {
   bool attribute = e.cls == EntityClass::kAttribute;
   bool object = e.cls != EntityClass::kFile && e.cls != EntityClass::kDirectory &&
@@ -261,6 +260,7 @@ bool ThreadLog::declare_object(EntityId id, const model::Entity& e) {
   return true;
 }
 
+// `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
 // pieces that need no escaping beyond the API name's.
 const std::string& ThreadLog::api_local_name(model::ApiId api) {
   if (api >= api_local_names_.size()) api_local_names_.resize(api + 1);
