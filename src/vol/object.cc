@@ -50,7 +50,8 @@ SpareObjs g_spare;
 Obj* new_obj(void* under, hid_t under_id, bool native_under) {
   Obj* o = g_spare.take();
   if (o) {
-    *o = Obj{};  // a kept wrapper's path keeps its buffer
+    static_cast<ObjFacts&>(*o) = ObjFacts{};
+    o->path.clear();  // a kept wrapper's path keeps its buffer
   } else {
     o = new (std::nothrow) Obj;
   }

@@ -16,18 +16,25 @@
 
 namespace provio::vol {
 
-struct Obj {
+// What a wrapper knows besides its path: plain data, so that a kept wrapper is reset by one
+// assignment of a few stores (new_obj), where assigning a whole new Obj also moved a string.
+struct ObjFacts {
   void* under = nullptr;                      // the under connector's object
   hid_t under_id = H5I_INVALID_HID;           // the under connector (referenced unless native)
   H5I_type_t type = H5I_BADID;                // what the object is, when known
   model::EntityId file = model::kNoEntity;    // its file, once known
   model::EntityId entity = model::kNoEntity;  // the object itself (a file: the file)
-  std::string path;                           // full path inside the file; empty when not (yet) known
   bool mpio = false;                          // its file was opened with the MPI-IO driver
   std::int64_t points = -1;                   // dataset / attribute extent in elements, -1 unknown
   // The connector below is HDF5's native one, whose id the library holds until it closes: the
   // wrapper then holds no reference of its own (two id lookups per object saved).
   bool native_under = false;
+};
+
+static_assert(std::is_trivially_copyable_v<ObjFacts>, "ObjFacts is reset by assignment");
+
+struct Obj : ObjFacts {
+  std::string path;  // full path inside the file; empty when not (yet) known
 };
 
 inline Obj* as_obj(void* p) {

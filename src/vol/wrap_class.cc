@@ -27,6 +27,34 @@ bool is_constant(const WrapCtx* w) {
   return w == &kNativeCtx || w == &kNativeMpioCtx;
 }
 
+// The paths over another connector, out of line: HDF5 asks for and frees a context around every
+// API call, and with these inline the native path saved and restored registers it never uses.
+[[gnu::noinline]] herr_t get_under_wrap_ctx(const Obj* o, void** ctx) {
+  auto* w = new (std::nothrow) WrapCtx{o->under_id, nullptr, o->mpio, false};
+  if (!w) {
+    push_error("get_wrap_ctx", H5E_CANTALLOC, "out of memory");
+    return -1;
+  }
+  H5Iinc_ref(w->under_id);
+  if (H5VLget_wrap_ctx(o->under, o->under_id, &w->under_ctx) < 0) {
+    ErrorStackKeeper keep;
+    H5Idec_ref(w->under_id);
+    delete w;
+    return -1;
+  }
+  *ctx = w;
+  return 0;
+}
+
+[[gnu::noinline]] herr_t free_under_wrap_ctx(WrapCtx* w) {
+  ErrorStackKeeper keep;
+  herr_t r = 0;
+  if (w->under_ctx && H5VLfree_wrap_ctx(w->under_ctx, w->under_id) < 0) r = -1;
+  if (H5Idec_ref(w->under_id) < 0) r = -1;
+  delete w;
+  return r;
+}
+
 }  // namespace
 
 void* get_object(const void* obj) {
@@ -40,20 +68,7 @@ herr_t get_wrap_ctx(const void* obj, void** ctx) {
     *ctx = const_cast<WrapCtx*>(o->mpio ? &kNativeMpioCtx : &kNativeCtx);
     return 0;
   }
-  auto* w = new (std::nothrow) WrapCtx{o->under_id, nullptr, o->mpio, false};
-  if (!w) {
-    push_error(__func__, H5E_CANTALLOC, "out of memory");
-    return -1;
-  }
-  H5Iinc_ref(w->under_id);
-  if (H5VLget_wrap_ctx(o->under, o->under_id, &w->under_ctx) < 0) {
-    ErrorStackKeeper keep;
-    H5Idec_ref(w->under_id);
-    delete w;
-    return -1;
-  }
-  *ctx = w;
-  return 0;
+  return get_under_wrap_ctx(o, ctx);
 }
 
 void* wrap_object(void* obj, H5I_type_t type, void* ctx) {
@@ -78,13 +93,7 @@ void* unwrap_object(void* obj) {
 
 herr_t free_wrap_ctx(void* ctx) {
   auto* w = static_cast<WrapCtx*>(ctx);
-  if (is_constant(w)) return 0;
-  ErrorStackKeeper keep;
-  herr_t r = 0;
-  if (w->under_ctx && H5VLfree_wrap_ctx(w->under_ctx, w->under_id) < 0) r = -1;
-  if (H5Idec_ref(w->under_id) < 0) r = -1;
-  delete w;
-  return r;
+  return is_constant(w) ? 0 : free_under_wrap_ctx(w);
 }
 
 }  // namespace provio::vol
