@@ -80,10 +80,14 @@ void record_as_owner(ThreadState* state, const model::Event& ev);
 class Hdf5Scope {
  public:
   // Inline: the VOL connector holds one per callback, and two calls into libprovio for a counter
-  // cost more than the counter.
+  // cost more than the counter. A null `state` marks nothing (the connector at level off).
   Hdf5Scope() : Hdf5Scope(thread_state()) {}
-  explicit Hdf5Scope(ThreadState* state) : state_(state) { ++state_->hdf5_depth; }
-  ~Hdf5Scope() { --state_->hdf5_depth; }
+  explicit Hdf5Scope(ThreadState* state) : state_(state) {
+    if (state_) ++state_->hdf5_depth;
+  }
+  ~Hdf5Scope() {
+    if (state_) --state_->hdf5_depth;
+  }
   Hdf5Scope(const Hdf5Scope&) = delete;
   Hdf5Scope& operator=(const Hdf5Scope&) = delete;
 

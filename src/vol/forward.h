@@ -21,23 +21,25 @@
 
 namespace provio::vol {
 
-// Every callback body runs inside one: HDF5's POSIX calls meanwhile are nested (preload shim),
-// and `on` is the run-time tracing switch, read once per callback. The thread's state is looked
-// up once, here.
+// Every callback body runs inside one: `on` is the run-time tracing switch, read once per
+// callback, and while recording, HDF5's POSIX calls meanwhile are nested (preload shim). The
+// thread's state is looked up once, here, and only when recording: at level off nothing uses it
+// (the preload shim records nothing either), and its lookup was a __tls_get_addr call per callback.
 struct Scope {
-  VolThread& thread = this_thread();
-  store::Hdf5Scope nested{thread.state};
   bool on = store::enabled();
+  VolThread* thread = on ? &this_thread() : nullptr;
+  store::Hdf5Scope nested{thread ? thread->state : nullptr};
 };
 
-// Runs `f`, timing it into `t` when `on` (wall-clock start, monotonic duration: tick_clock.h).
+// Runs `f`, timing it into `t` when `on` (wall-clock start, monotonic duration: tick_clock.h) and
+// giving `t` the thread's recording state. `on` implies `s.on`.
 template <typename F>
 auto timed(Scope& s, bool on, Timing& t, F&& f) {
-  t.state = s.thread.state;
   if (!on) return f();
+  t.state = s.thread->state;
   model::clock::CallTimer timer;
   auto r = f();
-  static_cast<model::clock::Timing&>(t) = timer.stop(s.thread.clock);
+  static_cast<model::clock::Timing&>(t) = timer.stop(s.thread->clock);
   return r;
 }
 
@@ -63,9 +65,10 @@ template <auto Hook>
 constexpr bool kHooked = !std::is_same_v<decltype(Hook), std::nullptr_t>;
 
 // The body every forward shares: `call(under object, under id)` runs the under function (timed
-// only when a hook will record it), `hook(o, timing)` runs after a success when tracing.
+// only when a hook will record it), `hook(o, timing)` runs after a success when tracing. Inlined
+// into its one caller: as a function of its own it was a second frame on every forwarded call.
 template <typename R, bool Hooked, typename Call, typename Hook>
-R forward(void* obj, void** req, Call&& call, Hook&& hook) {
+[[gnu::always_inline]] inline R forward(void* obj, void** req, Call&& call, Hook&& hook) {
   Scope s;
   Obj* o = as_obj(obj);
   const hid_t id = o->under_id;  // a refresh may replace `o` under us
