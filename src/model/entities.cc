@@ -381,25 +381,28 @@ EntityId file_entity(std::string_view path, EntityClass cls) {
   return canonical_file_entity(canonical, cls);
 }
 
+// object_entity and attribute_entity read their parent through the registry they intern in (one
+// lookup of it, and no call to entity(), which GCC stopped inlining here).
 EntityId object_entity(EntityId file, std::string_view object_path, EntityClass cls) {
-  const Entity* f = entity(file);
+  Registry& reg = registry();
+  const Entity* f = reg.get(file);
   if (!f) return kNoEntity;
   if (object_path.empty() || object_path.front() != '/') {
     // The same IRI as the absolute path (object_iri): the same entity.
     return object_entity(file, "/" + std::string(object_path), cls);
   }
-  return registry().intern_child(cls, file, '#', object_path,
-                                 [&] { return object_iri_parts(f->iri, object_path); });
+  return reg.intern_child(cls, file, '#', object_path, [&] { return object_iri_parts(f->iri, object_path); });
 }
 
 EntityId attribute_entity(EntityId owner, std::string_view name) {
-  const Entity* o = entity(owner);
+  Registry& reg = registry();
+  const Entity* o = reg.get(owner);
   if (!o) return kNoEntity;
   if (o->cls == EntityClass::kFile && o->parent == kNoEntity) {
     // A file's attributes are its root group's (one IRI, attribute_iri): one entity.
     return attribute_entity(object_entity(owner, "/", EntityClass::kGroup), name);
   }
-  return registry().intern_child(EntityClass::kAttribute, owner, '@', name, [&] {
+  return reg.intern_child(EntityClass::kAttribute, owner, '@', name, [&] {
     return is_hdf5_object(*o) ? object_attribute_iri_parts(o->iri, name) : attribute_iri_parts(o->iri, name);
   });
 }
