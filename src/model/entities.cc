@@ -6,16 +6,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/config.h"
+#include "model/futex_lock.h"
 #include "model/iri.h"
 #include "model/log.h"
 #include "model/version_key.h"
@@ -24,7 +27,7 @@
 namespace provio::model {
 namespace {
 
-constexpr std::size_t kChunkBits = 10;  // 1024 entities (~140 KB) per chunk
+constexpr std::size_t kChunkBits = 10;  // 1024 entities (~56 KB) per chunk
 constexpr std::size_t kChunkSize = std::size_t{1} << kChunkBits;
 constexpr std::size_t kMaxChunks = 16384;  // hard cap: 16 M entities
 
@@ -137,6 +140,22 @@ class TextArena {
     }
     return commit(out, end);
   }
+  // `text` followed by a NUL that is not in the view, so that its data() is a C string.
+  std::string_view copy_with_nul(std::string_view text) {
+    char* out = reserve(text.size() + 1);
+    if (!text.empty()) std::memcpy(out, text.data(), text.size());
+    out[text.size()] = '\0';
+    return commit(out, out + text.size() + 1).substr(0, text.size());
+  }
+  // A value-initialised T, aligned, kept as long as the texts.
+  template <typename T>
+  T* make() {
+    char* at = reserve(sizeof(T) + alignof(T) - 1);
+    std::size_t misaligned = reinterpret_cast<std::uintptr_t>(at) % alignof(T);
+    char* aligned = misaligned ? at + (alignof(T) - misaligned) : at;
+    commit(at, aligned + sizeof(T));
+    return new (aligned) T();
+  }
   // Room for up to `max` bytes at the returned address, to be written and then kept by commit().
   char* reserve(std::size_t max) {
     if (max > left_) {
@@ -161,35 +180,69 @@ class TextArena {
   std::size_t left_ = 0;
 };
 
+// An entity as the registry keeps it: what it was interned as, beside what readers see.
+struct Entry : Entity {
+  char sep = 0;              // the kind of child it was interned as (intern_child), 0 for the others
+  bool clean = false;        // its term is its IRI in <>: no byte of the IRI needed escaping
+  bool iri_indexed = false;  // in by_iri_
+
+  const EntityNames* made_names() const { return names_.load(std::memory_order_acquire); }
+  void set_names(const EntityNames* names) const { names_.store(names, std::memory_order_release); }
+};
+
+// Whether `e` is an object inside a file, interned by object_entity: its IRI is "F#/path".
+bool is_hdf5_object(const Entity& e) {
+  switch (e.cls) {
+    case EntityClass::kGroup:
+    case EntityClass::kDataset:
+    case EntityClass::kDatatype:
+    case EntityClass::kLink:
+    case EntityClass::kObject: return e.parent != kNoEntity;
+    default: return false;
+  }
+}
+
+// A child's IRI in parts, from its parent, the kind of child ('#' object, '@' attribute, ';'
+// version) and its name. An object's attribute is told by the owner's class, without scanning
+// the owner's IRI for a '#'.
+ChildIri child_iri(const Entity& parent, std::string_view parent_iri, char sep, std::string_view name) {
+  switch (sep) {
+    case '#': return object_iri_parts(parent_iri, name);
+    case '@':
+      return is_hdf5_object(parent) ? object_attribute_iri_parts(parent_iri, name)
+                                    : attribute_iri_parts(parent_iri, name);
+    default: return ChildIri{parent_iri, kVersionSeparator, name, ChildIri::Encode::kNone};
+  }
+}
+
+// Two locks, always taken in this order: lock_ (interning, on the application's path), then
+// names_lock_ (making the IRI and term of an entity interned without them). A thread formatting
+// takes names_lock_ alone, so it never holds up an application thread's interning.
 class Registry {
  public:
   EntityId intern(EntityClass cls, EntityId parent, std::string_view iri, std::string_view label,
                   std::string_view type) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<FutexLock> lock(lock_);
     return intern_locked(cls, parent, iri, label, type);
   }
 
   // An object or attribute by (parent, separator, name): found without building and hashing its
-  // full IRI. The IRI is made once, when the entity is new, from the parts `iri_parts()` gives.
-  template <typename IriParts>
-  EntityId intern_child(EntityClass cls, EntityId parent, char sep, std::string_view name,
-                        IriParts iri_parts) {
+  // full IRI. `parent` is a published entity.
+  EntityId intern_child(EntityClass cls, EntityId parent, char sep, std::string_view name) {
     std::size_t h = hash_child(parent, sep, name);
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<FutexLock> lock(lock_);
     EntityId found = children_.find(h, [&](EntityId id) {
       const Entry& e = entry(id);
-      return e.entity.parent == parent && e.sep == sep && e.entity.label == name;
+      return e.parent == parent && e.sep == sep && e.label == name;
     });
     if (found != kNoEntity) return found;
     bool limited = false;
-    const ChildIri iri = iri_parts();
-    EntityId id = unique_iri(sep, name) && !has_records_ && clean_term(entry(parent).entity)
-                      ? intern_unique_child(cls, parent, sep, name, iri, &limited)
-                      : intern_child_by_iri(cls, parent, sep, name, iri, &limited);
+    EntityId id = unique_iri(sep, name) && !has_records_ && entry(parent).clean
+                      ? intern_named_later(cls, parent, sep, name, &limited)
+                      : intern_child_by_iri(cls, parent, sep, name, &limited);
     // Past the limit, a later call may warn. An IRI met before under another key (a record's)
     // stays reachable through that IRI only.
-    if (!limited && entry(id).sep == sep && entry(id).entity.parent == parent &&
-        entry(id).entity.label == name) {
+    if (!limited && entry(id).sep == sep && entry(id).parent == parent && entry(id).label == name) {
       children_.add(h, id);
     }
     return id;
@@ -197,49 +250,58 @@ class Registry {
 
   const Entity* get(EntityId id) const {
     if (id == kNoEntity || id > count_.load(std::memory_order_acquire)) return nullptr;
-    return &entry(id).entity;
+    return &entry(id);
+  }
+
+  // The IRI and term of a published entity, made now if it was interned without them.
+  const EntityNames& names_of(const Entry& e) {
+    if (const EntityNames* made = e.made_names()) return *made;
+    std::lock_guard<std::mutex> lock(names_lock_);
+    return names_locked(e);
   }
 
   std::size_t size() const { return count_.load(std::memory_order_acquire); }
-  void lock() { mutex_.lock(); }
-  void unlock() { mutex_.unlock(); }
+
+  // A fork child must not inherit a lock another thread holds: both are taken before fork.
+  void before_fork() {
+    lock_.lock();
+    names_lock_.lock();
+  }
+  void after_fork_in_parent() {
+    names_lock_.unlock();
+    lock_.unlock();
+  }
+  void after_fork_in_child() {
+    names_lock_.unlock();
+    lock_.reset_in_child();
+  }
 
  private:
-  struct Entry {
-    Entity entity;
-    char sep = 0;              // the kind of child it was interned as (intern_child), 0 for the others
-    bool iri_indexed = false;  // in by_iri_
-  };
-
   const Entry& entry(EntityId id) const { return chunks_[id >> kChunkBits][id & (kChunkSize - 1)]; }
-  // Whether the entity's term is its IRI as is (no byte of it needed escaping).
+  // Whether `term` is `iri` in <>, nothing escaped.
   static bool clean_term(std::string_view iri, std::string_view term) {
     return term.size() == iri.size() + 2;
   }
-  static bool clean_term(const Entity& e) { return clean_term(e.iri, e.term); }
 
   // A child whose IRI is no other entity's (unique_iri) under a parent whose IRI needed no
-  // escaping: its IRI, percent-encoded, needs none either, so its term is written straight into
-  // the text arena and the IRI is the term's inside. Neither is looked up nor indexed now
-  // (catch_up_iris()).
-  EntityId intern_unique_child(EntityClass cls, EntityId parent, char sep, std::string_view name,
-                               const ChildIri& iri, bool* limited) {
+  // escaping: nothing looks it up by its IRI, so neither the IRI nor the term is made now.
+  // names_locked() makes them from (parent, sep, label) when they are first asked for (by the
+  // thread formatting), or catch_up_iris() before a record's IRI is looked up. Its IRI, a clean
+  // parent's and a percent-encoded name, needs no escaping either.
+  EntityId intern_named_later(EntityClass cls, EntityId parent, char sep, std::string_view name,
+                              bool* limited) {
     Entry* e = new_entry(cls, parent, limited);
-    if (!e) return parent == kNoEntity ? kNoEntity : file_of(parent);
-    char* begin = texts_.reserve(iri.max_size() + 2);
-    *begin = '<';
-    char* end = iri.write(begin + 1);
-    *end++ = '>';
-    e->entity.term = texts_.commit(begin, end);
-    e->entity.iri = e->entity.term.substr(1, e->entity.term.size() - 2);
+    if (!e) return file_of(parent);
+    e->clean = true;
     return publish(*e, name, {}, sep, false);
   }
 
   // Any other child: its IRI is made and interned as any IRI is.
   EntityId intern_child_by_iri(EntityClass cls, EntityId parent, char sep, std::string_view name,
-                               const ChildIri& iri, bool* limited) {
+                               bool* limited) {
+    const Entry& p = entry(parent);
     iri_.clear();
-    iri.append_to(iri_);
+    child_iri(p, names_of(p).iri, sep, name).append_to(iri_);
     return intern_locked(cls, parent, iri_, name, {}, limited, sep);
   }
 
@@ -250,29 +312,49 @@ class Registry {
       catch_up_iris();
     }
     std::size_t h = hash_text(iri);
-    EntityId found = by_iri_.find(h, [&](EntityId id) { return entry(id).entity.iri == iri; });
+    EntityId found = by_iri_.find(h, [&](EntityId id) { return names_of(entry(id)).iri == iri; });
     if (found != kNoEntity) return found;
     Entry* e = new_entry(cls, parent, limited);
     if (!e) return parent == kNoEntity ? kNoEntity : file_of(parent);
-    if ((sep == '#' || sep == '@') && clean_term(entry(parent).entity)) {
+    auto* names = texts_.make<EntityNames>();
+    if ((sep == '#' || sep == '@') && entry(parent).clean) {
       // An object's or attribute's IRI is its parent's and a percent-encoded name: nothing to
       // escape in it.
-      e->entity.term = texts_.copy("<", iri, ">");
+      names->term = texts_.copy("<", iri, ">");
     } else {
       term_.clear();
       append_iri_term(term_, iri);
-      e->entity.term = texts_.copy(term_);
+      names->term = texts_.copy(term_);
     }
     // The IRI is the term's inside when nothing in it was escaped.
-    e->entity.iri = clean_term(iri, e->entity.term) ? e->entity.term.substr(1, iri.size()) : texts_.copy(iri);
+    e->clean = clean_term(iri, names->term);
+    names->iri = e->clean ? names->term.substr(1, iri.size()) : texts_.copy(iri);
+    e->set_names(names);
     EntityId id = publish(*e, label, type, sep, true);
     by_iri_.add(h, id);
     return id;
   }
 
+  // names_of() for an entity interned without its names, names_lock_ held; its parent's first.
+  // The term is written straight into the arena, `<`, the IRI's parts, `>`; the IRI is its inside.
+  const EntityNames& names_locked(const Entry& e) {
+    if (const EntityNames* made = e.made_names()) return *made;
+    const Entry& parent = entry(e.parent);
+    const ChildIri iri = child_iri(parent, names_locked(parent).iri, e.sep, e.label);
+    auto* names = later_texts_.make<EntityNames>();
+    char* begin = later_texts_.reserve(iri.max_size() + 2);
+    *begin = '<';
+    char* end = iri.write(begin + 1);
+    *end++ = '>';
+    names->term = later_texts_.commit(begin, end);
+    names->iri = names->term.substr(1, names->term.size() - 2);
+    e.set_names(names);
+    return *names;
+  }
+
   // The next entry, its class and parent set; nullptr (and a warning once) past the entity limit.
   // Chunks are raw storage, each entry constructed when it is handed out: a new chunk costs no
-  // pass over its ~140 KB.
+  // pass over its ~56 KB.
   Entry* new_entry(EntityClass cls, EntityId parent, bool* limited) {
     std::size_t limit = chunks_ ? std::min(config().max_entities, kChunkSize * kMaxChunks - 1) : 0;
     std::size_t n = count_.load(std::memory_order_relaxed);
@@ -288,15 +370,16 @@ class Registry {
     Entry*& chunk = chunks_[id >> kChunkBits];
     if (!chunk) chunk = static_cast<Entry*>(::operator new(sizeof(Entry) * kChunkSize));  // never freed
     Entry* e = new (&chunk[id & (kChunkSize - 1)]) Entry;
-    e->entity.cls = cls;
-    e->entity.parent = parent;
+    e->cls = cls;
+    e->parent = parent;
     return e;
   }
 
-  // Completes the entry new_entry() handed out and makes it visible to readers.
+  // Completes the entry new_entry() handed out and makes it visible to readers. The label is
+  // copied into the arena: no allocation of its own, however long.
   EntityId publish(Entry& e, std::string_view label, std::string_view type, char sep, bool iri_indexed) {
-    e.entity.label.append(label);  // the entry's label is empty: one copy, where assign() replaces
-    e.entity.type = texts_.copy(type);
+    e.label = texts_.copy_with_nul(label);
+    e.type = texts_.copy(type);
     e.sep = sep;
     e.iri_indexed = iri_indexed;
     std::size_t n = count_.load(std::memory_order_relaxed) + 1;
@@ -315,51 +398,44 @@ class Registry {
     return sep == '@' || (sep == '#' && !name.empty() && name.front() == '/');
   }
 
-  // Indexes by IRI the entities interned without (unique_iri), before a record's IRI, which may
-  // be any, is looked up: record and child then stay one entity, as when every IRI was indexed.
+  // Indexes by IRI the entities interned without (unique_iri), making their names, before a
+  // record's IRI, which may be any, is looked up: record and child then stay one entity, as when
+  // every IRI was indexed.
   void catch_up_iris() {
     std::size_t n = count_.load(std::memory_order_relaxed);
+    if (iris_checked_ == n) return;
+    std::lock_guard<std::mutex> lock(names_lock_);
     for (std::size_t id = iris_checked_ + 1; id <= n; ++id) {
       Entry& e = chunks_[id >> kChunkBits][id & (kChunkSize - 1)];
       if (e.iri_indexed) continue;
       e.iri_indexed = true;
-      by_iri_.add(hash_text(e.entity.iri), static_cast<EntityId>(id));
+      by_iri_.add(hash_text(names_locked(e).iri), static_cast<EntityId>(id));
     }
     iris_checked_ = n;
   }
 
-  std::mutex mutex_;
-  TextArena texts_;   // every entity's texts; guarded by mutex_
-  std::string iri_;   // a child's IRI being made, reused; guarded by mutex_
-  std::string term_;  // an escaped term being made, reused; guarded by mutex_
-  IdTable by_iri_;    // every entity by its IRI; guarded by mutex_
-  IdTable children_;  // objects, attributes, versions by (parent, sep, name); guarded by mutex_
+  FutexLock lock_;
+  std::mutex names_lock_;
+  TextArena texts_;        // labels, types and the names made at interning; guarded by lock_
+  TextArena later_texts_;  // the names made later (names_locked); guarded by names_lock_
+  std::string iri_;        // a child's IRI being made, reused; guarded by lock_
+  std::string term_;       // an escaped term being made, reused; guarded by lock_
+  IdTable by_iri_;         // every entity by its IRI; guarded by lock_
+  IdTable children_;       // objects, attributes, versions by (parent, sep, name); guarded by lock_
   // Entries; a chunk is allocated when first needed. The directory (128 KiB) comes from calloc,
   // whose fresh pages the kernel hands out zeroed: as a member array it was cleared byte by byte
   // when the library loaded, at level off too. Null (no memory at load) tracks no entity.
   Entry** chunks_ = static_cast<Entry**>(std::calloc(kMaxChunks, sizeof(Entry*)));
   std::atomic<std::size_t> count_{0};
-  std::size_t iris_checked_ = 0;  // entities up to this id are all in by_iri_; guarded by mutex_
-  bool has_records_ = false;      // a record entity was interned; guarded by mutex_
+  std::size_t iris_checked_ = 0;  // entities up to this id are all in by_iri_; guarded by lock_
+  bool has_records_ = false;      // a record entity was interned; guarded by lock_
 };
-
-// Whether `e` is an object inside a file, interned by object_entity: its IRI is "F#/path".
-bool is_hdf5_object(const Entity& e) {
-  switch (e.cls) {
-    case EntityClass::kGroup:
-    case EntityClass::kDataset:
-    case EntityClass::kDatatype:
-    case EntityClass::kLink:
-    case EntityClass::kObject: return e.parent != kNoEntity;
-    default: return false;
-  }
-}
 
 Registry& registry() {
   static Registry* r = [] {
     auto* reg = new Registry;  // never destroyed: exit-time flushes still read it
-    // A fork child must not inherit the mutex locked by another thread.
-    pthread_atfork([] { registry().lock(); }, [] { registry().unlock(); }, [] { registry().unlock(); });
+    pthread_atfork([] { registry().before_fork(); }, [] { registry().after_fork_in_parent(); },
+                   [] { registry().after_fork_in_child(); });
     return reg;
   }();
   return *r;
@@ -385,13 +461,12 @@ EntityId file_entity(std::string_view path, EntityClass cls) {
 // lookup of it, and no call to entity(), which GCC stopped inlining here).
 EntityId object_entity(EntityId file, std::string_view object_path, EntityClass cls) {
   Registry& reg = registry();
-  const Entity* f = reg.get(file);
-  if (!f) return kNoEntity;
+  if (!reg.get(file)) return kNoEntity;
   if (object_path.empty() || object_path.front() != '/') {
     // The same IRI as the absolute path (object_iri): the same entity.
     return object_entity(file, "/" + std::string(object_path), cls);
   }
-  return reg.intern_child(cls, file, '#', object_path, [&] { return object_iri_parts(f->iri, object_path); });
+  return reg.intern_child(cls, file, '#', object_path);
 }
 
 EntityId attribute_entity(EntityId owner, std::string_view name) {
@@ -402,22 +477,22 @@ EntityId attribute_entity(EntityId owner, std::string_view name) {
     // A file's attributes are its root group's (one IRI, attribute_iri): one entity.
     return attribute_entity(object_entity(owner, "/", EntityClass::kGroup), name);
   }
-  return reg.intern_child(EntityClass::kAttribute, owner, '@', name, [&] {
-    return is_hdf5_object(*o) ? object_attribute_iri_parts(o->iri, name) : attribute_iri_parts(o->iri, name);
-  });
+  return reg.intern_child(EntityClass::kAttribute, owner, '@', name);
 }
 
 EntityId version_entity(EntityId file, std::string_view key) {
-  const Entity* f = entity(file);
-  if (!f) return kNoEntity;
-  EntityId id = registry().intern_child(EntityClass::kVersion, file, ';', key, [&] {
-    return ChildIri{f->iri, kVersionSeparator, key, ChildIri::Encode::kNone};
-  });
+  Registry& reg = registry();
+  if (!reg.get(file)) return kNoEntity;
+  EntityId id = reg.intern_child(EntityClass::kVersion, file, ';', key);
   return id == file ? kNoEntity : id;  // past the entity limit interning falls back to the file
 }
 
 EntityId record_entity(std::string_view iri, std::string_view label, std::string_view type) {
   return registry().intern(EntityClass::kRecord, kNoEntity, iri, label, type);
+}
+
+const EntityNames& Entity::make_names(const Entity& e) {
+  return registry().names_of(static_cast<const Entry&>(e));  // every Entity is an Entry's
 }
 
 const Entity* entity(EntityId id) {

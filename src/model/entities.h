@@ -1,11 +1,12 @@
 // The process-wide table of entities: files, directories, HDF5 objects, workflow records.
-// Interning happens when a layer first meets a thing (file open, object open), under a mutex;
-// the hot path then carries only the small EntityId. Entries never change or move once
-// published, so a writer flushing on any thread reads them without locking.
+// Interning happens when a layer first meets a thing (file open, object open), under a lock;
+// the hot path then carries only the small EntityId. Entries never move once published, and
+// what a published entry gains later (an object's IRI and term) is published atomically, so a
+// writer flushing on any thread reads them without the interning lock.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
-#include <string>
 #include <string_view>
 
 #include "model/event.h"
@@ -13,14 +14,34 @@
 
 namespace provio::model {
 
-// Its IRI, term and type are views into the registry's storage, which never moves or frees them.
-struct Entity {
-  EntityClass cls;
-  EntityId parent;        // file of an object, owner of an attribute, kNoEntity otherwise
+// An entity's IRI and its Turtle term, both in the registry's storage (never moved or freed).
+struct EntityNames {
   std::string_view iri;   // absolute IRI, already encoded
   std::string_view term;  // the IRI as a Turtle term "<…>", ready to copy into a statement
-  std::string label;      // human name: path, object path or attribute name (raw bytes)
-  std::string_view type;  // extra rdf:type (prefixed name or <iri>) for kRecord entities, else empty
+};
+
+// Its label and type are views into the registry's storage, which never moves or frees them.
+// An HDF5 object's or attribute's IRI and term are made the first time they are asked for (at
+// flush time, by the thread formatting), not when it is interned on the application's path; a
+// file's or record's when it is interned. Either way they are made once and kept.
+struct Entity {
+  EntityClass cls;
+  EntityId parent;         // file of an object, owner of an attribute, kNoEntity otherwise
+  std::string_view label;  // human name: path, object path or attribute name (raw bytes); a NUL follows it
+  std::string_view type;   // extra rdf:type (prefixed name or <iri>) for kRecord entities, else empty
+
+  std::string_view iri() const { return names().iri; }
+  std::string_view term() const { return names().term; }
+  // Safe on any thread: the names are published with a release store and read with an acquire
+  // load, and made under a lock of their own (never the one interning takes) when missing.
+  const EntityNames& names() const {
+    const EntityNames* n = names_.load(std::memory_order_acquire);
+    return n ? *n : make_names(*this);
+  }
+
+ protected:
+  static const EntityNames& make_names(const Entity& e);
+  mutable std::atomic<const EntityNames*> names_{nullptr};
 };
 
 // A file or directory by path, canonicalised (see iri.h). Makes syscalls (getcwd, realpath).

@@ -145,7 +145,7 @@ std::uint32_t intern(const std::string& canon, EntityClass cls) {
 
 std::string dir_path(int dirfd) {
   if (std::uint32_t e = slot_entity(fd_table().get(dirfd))) {
-    if (const model::Entity* ent = model::entity(e)) return ent->label;
+    if (const model::Entity* ent = model::entity(e)) return std::string(ent->label);
   }
   return readlink_fd(dirfd);
 }

@@ -82,7 +82,7 @@ model::EntityId version_at_path(model::EntityId file, dev_t dev, ino_t ino, std:
   const model::Entity* e = model::entity(file);
   if (!e) return model::kNoEntity;
   struct stat st;
-  if (stat(e->label.c_str(), &st) != 0 || st.st_dev != dev || st.st_ino != ino) return model::kNoEntity;
+  if (stat(e->label.data(), &st) != 0 || st.st_dev != dev || st.st_ino != ino) return model::kNoEntity;
   auto mtime_ns = static_cast<std::uint64_t>(st.st_mtim.tv_sec) * 1'000'000'000u +
                   static_cast<std::uint64_t>(st.st_mtim.tv_nsec);
   return mtime_ns > not_after_ns ? model::kNoEntity : version_from(file, st);

@@ -38,7 +38,7 @@ const std::string& FileNames::term(model::EntityId id, std::string& out) {
   if (!t.empty()) return t;
   // The base: an HDF5 object's or attribute's file IRI up to its '#', a file's directory up to
   // its last '/'. Workflow records (any IRI) keep their full term.
-  std::string_view iri = e->iri;
+  std::string_view iri = e->iri();
   std::size_t cut = std::string_view::npos;
   // A version shares its file's directory prefix.
   bool in_file = e->cls != model::EntityClass::kRecord && e->cls != model::EntityClass::kFile &&
@@ -48,7 +48,7 @@ const std::string& FileNames::term(model::EntityId id, std::string& out) {
     t = prefix(iri.substr(0, cut + 1), in_file, out);
     if (!append_local_name(t, iri.substr(cut + 1))) t.clear();
   }
-  if (t.empty()) t = e->term;
+  if (t.empty()) t = e->term();
   bytes_ += t.size();
   return t;
 }

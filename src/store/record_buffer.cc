@@ -51,7 +51,7 @@ bool value_term(Turtle& t, const Record& r) {
     case ValueType::kEntity: {
       const model::Entity* e = model::entity(r.entity);  // declared by the caller
       if (!e) return false;
-      t.name(e->term);
+      t.name(e->term());
       return true;
     }
     case ValueType::kNone: break;
@@ -239,9 +239,9 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
       if (const model::Entity* e = declared(ctx, r.entity)) {
         task(s, r.subject);
         if (r.kind == RecordKind::kTaskInput)
-          st(s, "prov:used").name(e->term).end();
+          st(s, "prov:used").name(e->term()).end();
         else
-          st(e->term, "prov:wasGeneratedBy").name(s).end();
+          st(e->term(), "prov:wasGeneratedBy").name(s).end();
       }
       break;
     case RecordKind::kTaskUseConfig:
@@ -343,7 +343,7 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
       st(s, "rdf:type").name("prov:Entity").end();
       st(s, "rdf:type").name(model ? "provio:ModelReference" : "provio:DatasetReference").end();
       if (!r.text.empty()) st(s, "rdfs:label").str(r.text).end();
-      if (e) st(s, "provio:storedIn").name(e->term).end();
+      if (e) st(s, "provio:storedIn").name(e->term()).end();
       st(s, "prov:wasAttributedTo").name(x_term_).end();
       if (model) {
         if (r.b) {
@@ -355,7 +355,7 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
         if (r.a) {
           task(o, r.a);
           st(s, "prov:wasGeneratedBy").name(o).end();
-          if (e) st(e->term, "prov:wasGeneratedBy").name(o).end();
+          if (e) st(e->term(), "prov:wasGeneratedBy").name(o).end();
         }
       } else {
         std::string_view stage = stage_term(r.sub);
@@ -363,7 +363,7 @@ void RecordBuffer::write_one(std::string& out, const RecordContext& ctx, const R
         if (r.a) {
           task(o, r.a);
           st(o, "prov:used").name(s).end();
-          if (e) st(o, "prov:used").name(e->term).end();
+          if (e) st(o, "prov:used").name(e->term()).end();
         }
       }
       break;

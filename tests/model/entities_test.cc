@@ -18,7 +18,7 @@ TEST(Entities, SameThingSameId) {
   EntityId d1 = object_entity(f1, "/g/d", EntityClass::kDataset);
   EntityId d2 = object_entity(f2, "/g/d", EntityClass::kDataset);
   EXPECT_EQ(d1, d2);
-  EXPECT_EQ(entity(d1)->iri, "file:///data/a.h5#/g/d");
+  EXPECT_EQ(entity(d1)->iri(), "file:///data/a.h5#/g/d");
   EXPECT_EQ(entity(d1)->parent, f1);
   EXPECT_EQ(file_of(d1), f1);
   EntityId a = attribute_entity(d1, "units");
@@ -37,7 +37,7 @@ TEST(Entities, ChildrenByParentAndName) {
   EntityId on_file = attribute_entity(f, "x");
   EXPECT_EQ(attribute_entity(root, "x"), on_file);
   EXPECT_EQ(attribute_entity(f, "x"), on_file);
-  EXPECT_EQ(entity(on_file)->iri, "file:///kids/a%20b.h5#/@x");
+  EXPECT_EQ(entity(on_file)->iri(), "file:///kids/a%20b.h5#/@x");
   // The same name as another kind of child, or under another parent, is another thing.
   EntityId group = object_entity(f, "/x", EntityClass::kGroup);
   EXPECT_NE(group, on_file);
@@ -49,10 +49,10 @@ TEST(Entities, ChildrenByParentAndName) {
   EXPECT_EQ(entity(ids[4999])->label, "a4999");
   EXPECT_EQ(entity(ids[4999])->parent, group);
   // A child's term is its IRI in <>; escaped when its parent's IRI needed escaping.
-  EXPECT_EQ(entity(ids[0])->term, "<file:///kids/a%20b.h5#/x@a0>");
+  EXPECT_EQ(entity(ids[0])->term(), "<file:///kids/a%20b.h5#/x@a0>");
   EntityId rec = record_entity("urn:x y", "a record", "");
-  EXPECT_EQ(entity(rec)->term, "<urn:x%20y>");
-  EXPECT_EQ(entity(object_entity(rec, "/d", EntityClass::kDataset))->term, "<urn:x%20y#/d>");
+  EXPECT_EQ(entity(rec)->term(), "<urn:x%20y>");
+  EXPECT_EQ(entity(object_entity(rec, "/d", EntityClass::kDataset))->term(), "<urn:x%20y#/d>");
 }
 
 // Children are interned without looking their IRIs up (each is its key's alone), but a record
@@ -60,7 +60,7 @@ TEST(Entities, ChildrenByParentAndName) {
 TEST(Entities, RecordAndChildWithOneIriAreOneEntity) {
   EntityId f = canonical_file_entity("/rec/same.h5");
   EntityId early = object_entity(f, "/early", EntityClass::kDataset);
-  EXPECT_EQ(record_entity(entity(early)->iri, "a record", ""), early);
+  EXPECT_EQ(record_entity(entity(early)->iri(), "a record", ""), early);
   EntityId rec = record_entity("file:///rec/same.h5#/late", "a record", "");
   EXPECT_EQ(object_entity(f, "/late", EntityClass::kDataset), rec);
   // A relative object path is its absolute path's entity.

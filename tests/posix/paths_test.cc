@@ -36,7 +36,7 @@ class Paths : public ::testing::Test {
   }
   std::string path_of(model::EntityId id) const {
     const model::Entity* e = model::entity(id);
-    return e ? e->label : "";
+    return e ? std::string(e->label) : "";
   }
   std::string dir_;
 };
