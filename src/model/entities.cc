@@ -180,6 +180,41 @@ class TextArena {
   std::size_t left_ = 0;
 };
 
+// Bytes for the names made after interning, by whichever thread formats first. Taken with one
+// atomic add, never under a lock: a fatal signal's flush may interrupt a thread in the middle of
+// making names and must not wait for it. Blocks are never freed (entities live as long as the
+// process); a block's unused tail, and a text made twice by two threads at once (one loses the
+// race to publish it), are the price.
+class SharedArena {
+ public:
+  // `n` bytes aligned to `align` (at most alignof(std::max_align_t)).
+  char* allocate(std::size_t n, std::size_t align) {
+    std::size_t room = n + align - 1;
+    for (;;) {
+      Block* b = current_.load(std::memory_order_acquire);
+      if (b) {
+        std::size_t at = b->used.fetch_add(room, std::memory_order_relaxed);
+        if (at + room <= b->size) {
+          char* p = b->bytes() + at;
+          return p + (align - reinterpret_cast<std::uintptr_t>(p) % align) % align;
+        }
+      }
+      std::size_t size = std::max(room, kBlock);
+      auto* fresh = new (::operator new(sizeof(Block) + size)) Block{size};
+      if (!current_.compare_exchange_strong(b, fresh, std::memory_order_acq_rel)) ::operator delete(fresh);
+    }
+  }
+
+ private:
+  struct alignas(std::max_align_t) Block {
+    std::size_t size;
+    std::atomic<std::size_t> used{0};
+    char* bytes() { return reinterpret_cast<char*>(this + 1); }  // `size` of them follow the header
+  };
+  static constexpr std::size_t kBlock = 64 << 10;
+  std::atomic<Block*> current_{nullptr};
+};
+
 // An entity as the registry keeps it: what it was interned as, beside what readers see.
 struct Entry : Entity {
   char sep = 0;              // the kind of child it was interned as (intern_child), 0 for the others
@@ -188,6 +223,14 @@ struct Entry : Entity {
 
   const EntityNames* made_names() const { return names_.load(std::memory_order_acquire); }
   void set_names(const EntityNames* names) const { names_.store(names, std::memory_order_release); }
+  // Publishes `names` unless another thread did first: then the ones it made (the same text).
+  const EntityNames* publish_names(const EntityNames* names) const {
+    const EntityNames* first = nullptr;
+    if (names_.compare_exchange_strong(first, names, std::memory_order_acq_rel, std::memory_order_acquire)) {
+      return names;
+    }
+    return first;
+  }
 };
 
 // Whether `e` is an object inside a file, interned by object_entity: its IRI is "F#/path".
@@ -215,9 +258,9 @@ ChildIri child_iri(const Entity& parent, std::string_view parent_iri, char sep, 
   }
 }
 
-// Two locks, always taken in this order: lock_ (interning, on the application's path), then
-// names_lock_ (making the IRI and term of an entity interned without them). A thread formatting
-// takes names_lock_ alone, so it never holds up an application thread's interning.
+// Interning takes lock_; making the names of an entity interned without them takes no lock
+// (names_of), so a thread formatting never holds up an application thread's interning, nor waits
+// for one.
 class Registry {
  public:
   EntityId intern(EntityClass cls, EntityId parent, std::string_view iri, std::string_view label,
@@ -253,28 +296,30 @@ class Registry {
     return &entry(id);
   }
 
-  // The IRI and term of a published entity, made now if it was interned without them.
+  // The IRI and term of a published entity, made now, its parent's first, if it was interned
+  // without them. The term is written straight into the arena, `<`, the IRI's parts, `>`; the IRI
+  // is its inside.
   const EntityNames& names_of(const Entry& e) {
     if (const EntityNames* made = e.made_names()) return *made;
-    std::lock_guard<std::mutex> lock(names_lock_);
-    return names_locked(e);
+    const Entry& parent = entry(e.parent);
+    const ChildIri iri = child_iri(parent, names_of(parent).iri, e.sep, e.label);
+    char* at = later_texts_.allocate(sizeof(EntityNames) + iri.max_size() + 2, alignof(EntityNames));
+    auto* names = new (at) EntityNames();
+    char* begin = at + sizeof(EntityNames);
+    *begin = '<';
+    char* end = iri.write(begin + 1);
+    *end++ = '>';
+    names->term = std::string_view(begin, static_cast<std::size_t>(end - begin));
+    names->iri = names->term.substr(1, names->term.size() - 2);
+    return *e.publish_names(names);
   }
 
   std::size_t size() const { return count_.load(std::memory_order_acquire); }
 
-  // A fork child must not inherit a lock another thread holds: both are taken before fork.
-  void before_fork() {
-    lock_.lock();
-    names_lock_.lock();
-  }
-  void after_fork_in_parent() {
-    names_lock_.unlock();
-    lock_.unlock();
-  }
-  void after_fork_in_child() {
-    names_lock_.unlock();
-    lock_.reset_in_child();
-  }
+  // A fork child must not inherit the lock held by another thread: it is taken before fork.
+  void before_fork() { lock_.lock(); }
+  void after_fork_in_parent() { lock_.unlock(); }
+  void after_fork_in_child() { lock_.reset_in_child(); }
 
  private:
   const Entry& entry(EntityId id) const { return chunks_[id >> kChunkBits][id & (kChunkSize - 1)]; }
@@ -285,8 +330,8 @@ class Registry {
 
   // A child whose IRI is no other entity's (unique_iri) under a parent whose IRI needed no
   // escaping: nothing looks it up by its IRI, so neither the IRI nor the term is made now.
-  // names_locked() makes them from (parent, sep, label) when they are first asked for (by the
-  // thread formatting), or catch_up_iris() before a record's IRI is looked up. Its IRI, a clean
+  // names_of() makes them from (parent, sep, label) when they are first asked for (by the thread
+  // formatting), or catch_up_iris() before a record's IRI is looked up. Its IRI, a clean
   // parent's and a percent-encoded name, needs no escaping either.
   EntityId intern_named_later(EntityClass cls, EntityId parent, char sep, std::string_view name,
                               bool* limited) {
@@ -333,23 +378,6 @@ class Registry {
     EntityId id = publish(*e, label, type, sep, true);
     by_iri_.add(h, id);
     return id;
-  }
-
-  // names_of() for an entity interned without its names, names_lock_ held; its parent's first.
-  // The term is written straight into the arena, `<`, the IRI's parts, `>`; the IRI is its inside.
-  const EntityNames& names_locked(const Entry& e) {
-    if (const EntityNames* made = e.made_names()) return *made;
-    const Entry& parent = entry(e.parent);
-    const ChildIri iri = child_iri(parent, names_locked(parent).iri, e.sep, e.label);
-    auto* names = later_texts_.make<EntityNames>();
-    char* begin = later_texts_.reserve(iri.max_size() + 2);
-    *begin = '<';
-    char* end = iri.write(begin + 1);
-    *end++ = '>';
-    names->term = later_texts_.commit(begin, end);
-    names->iri = names->term.substr(1, names->term.size() - 2);
-    e.set_names(names);
-    return *names;
   }
 
   // The next entry, its class and parent set; nullptr (and a warning once) past the entity limit.
@@ -403,25 +431,22 @@ class Registry {
   // every IRI was indexed.
   void catch_up_iris() {
     std::size_t n = count_.load(std::memory_order_relaxed);
-    if (iris_checked_ == n) return;
-    std::lock_guard<std::mutex> lock(names_lock_);
     for (std::size_t id = iris_checked_ + 1; id <= n; ++id) {
       Entry& e = chunks_[id >> kChunkBits][id & (kChunkSize - 1)];
       if (e.iri_indexed) continue;
       e.iri_indexed = true;
-      by_iri_.add(hash_text(names_locked(e).iri), static_cast<EntityId>(id));
+      by_iri_.add(hash_text(names_of(e).iri), static_cast<EntityId>(id));
     }
     iris_checked_ = n;
   }
 
   FutexLock lock_;
-  std::mutex names_lock_;
-  TextArena texts_;        // labels, types and the names made at interning; guarded by lock_
-  TextArena later_texts_;  // the names made later (names_locked); guarded by names_lock_
-  std::string iri_;        // a child's IRI being made, reused; guarded by lock_
-  std::string term_;       // an escaped term being made, reused; guarded by lock_
-  IdTable by_iri_;         // every entity by its IRI; guarded by lock_
-  IdTable children_;       // objects, attributes, versions by (parent, sep, name); guarded by lock_
+  TextArena texts_;          // labels, types and the names made at interning; guarded by lock_
+  SharedArena later_texts_;  // the names made later (names_of), by any thread
+  std::string iri_;          // a child's IRI being made, reused; guarded by lock_
+  std::string term_;         // an escaped term being made, reused; guarded by lock_
+  IdTable by_iri_;           // every entity by its IRI; guarded by lock_
+  IdTable children_;         // objects, attributes, versions by (parent, sep, name); guarded by lock_
   // Entries; a chunk is allocated when first needed. The directory (128 KiB) comes from calloc,
   // whose fresh pages the kernel hands out zeroed: as a member array it was cleared byte by byte
   // when the library loaded, at level off too. Null (no memory at load) tracks no entity.

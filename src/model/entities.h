@@ -32,8 +32,9 @@ struct Entity {
 
   std::string_view iri() const { return names().iri; }
   std::string_view term() const { return names().term; }
-  // Safe on any thread: the names are published with a release store and read with an acquire
-  // load, and made under a lock of their own (never the one interning takes) when missing.
+  // Safe on any thread, lock-free: the names are published with a release store (or, made later,
+  // a compare-and-swap: two threads making them at once agree on the first) and read with an
+  // acquire load.
   const EntityNames& names() const {
     const EntityNames* n = names_.load(std::memory_order_acquire);
     return n ? *n : make_names(*this);
