@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,6 +78,50 @@ TEST(Entities, ConcurrentInterningAgrees) {
   }
   for (auto& th : threads) th.join();
   for (int t = 1; t < 4; ++t) EXPECT_EQ(seen[t], seen[0]);
+}
+
+// An object's or attribute's IRI and term are made when first asked for, by whichever thread
+// asks: threads asking at once all get the same text, in one place, and it is the IRI that
+// interning by IRI (a record's) finds.
+TEST(Entities, NamesMadeLaterAgreeAcrossThreads) {
+  EntityId f = canonical_file_entity("/later/f.h5");
+  EntityId never_named = object_entity(f, "/never", EntityClass::kGroup);
+  std::vector<EntityId> ids;
+  for (int i = 0; i < 300; ++i) {
+    EntityId d = object_entity(f, "/g/d" + std::to_string(i), EntityClass::kDataset);
+    ids.push_back(d);
+    ids.push_back(attribute_entity(d, "units"));
+  }
+  std::vector<std::vector<const char*>> seen(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      // Each thread walks the entities from another end, so that some are made by each.
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        std::size_t i = t % 2 ? ids.size() - 1 - k : k;
+        seen[t].push_back(entity(ids[i])->term().data());
+      }
+      if (t % 2) std::reverse(seen[t].begin(), seen[t].end());
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 1; t < 4; ++t) EXPECT_EQ(seen[t], seen[0]);
+  EXPECT_EQ(entity(ids[2 * 299])->term(), "<file:///later/f.h5#/g/d299>");
+  EXPECT_EQ(entity(ids[2 * 299 + 1])->iri(), "file:///later/f.h5#/g/d299@units");
+  EXPECT_EQ(entity(ids[2 * 299 + 1])->term().substr(1, entity(ids[2 * 299 + 1])->iri().size()),
+            entity(ids[2 * 299 + 1])->iri());
+  // Run alone (as ctest runs it), no record exists before these: the first makes the names of
+  // every entity interned without them before it looks its own IRI up.
+  EXPECT_EQ(record_entity("file:///later/f.h5#/never", "a record", ""), never_named);
+  EXPECT_EQ(record_entity("file:///later/f.h5#/g/d7@units", "a record", ""), ids[2 * 7 + 1]);
+}
+
+// A label is a C string as well (versions stat a file's label).
+TEST(Entities, LabelIsFollowedByNul) {
+  std::string long_name(100, 'x');
+  EntityId f = canonical_file_entity("/nul/" + long_name);
+  EXPECT_EQ(entity(f)->label, "/nul/" + long_name);
+  EXPECT_EQ(entity(f)->label.data()[entity(f)->label.size()], '\0');
 }
 
 }  // namespace
