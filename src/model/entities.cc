@@ -279,16 +279,7 @@ class Registry {
       return e.parent == parent && e.sep == sep && e.label == name;
     });
     if (found != kNoEntity) return found;
-    bool limited = false;
-    EntityId id = unique_iri(sep, name) && !has_records_ && entry(parent).clean
-                      ? intern_named_later(cls, parent, sep, name, &limited)
-                      : intern_child_by_iri(cls, parent, sep, name, &limited);
-    // Past the limit, a later call may warn. An IRI met before under another key (a record's)
-    // stays reachable through that IRI only.
-    if (!limited && entry(id).sep == sep && entry(id).parent == parent && entry(id).label == name) {
-      children_.add(h, id);
-    }
-    return id;
+    return add_child(h, cls, parent, sep, name);
   }
 
   const Entity* get(EntityId id) const {
@@ -328,26 +319,36 @@ class Registry {
     return term.size() == iri.size() + 2;
   }
 
+  // intern_child() for a child not met before (hash `h`), lock_ held. Out of line, so that a
+  // child found again runs a short function.
+  //
   // A child whose IRI is no other entity's (unique_iri) under a parent whose IRI needed no
   // escaping: nothing looks it up by its IRI, so neither the IRI nor the term is made now.
   // names_of() makes them from (parent, sep, label) when they are first asked for (by the thread
   // formatting), or catch_up_iris() before a record's IRI is looked up. Its IRI, a clean
-  // parent's and a percent-encoded name, needs no escaping either.
-  EntityId intern_named_later(EntityClass cls, EntityId parent, char sep, std::string_view name,
-                              bool* limited) {
-    Entry* e = new_entry(cls, parent, limited);
-    if (!e) return file_of(parent);
-    e->clean = true;
-    return publish(*e, name, {}, sep, false);
-  }
-
-  // Any other child: its IRI is made and interned as any IRI is.
-  EntityId intern_child_by_iri(EntityClass cls, EntityId parent, char sep, std::string_view name,
-                               bool* limited) {
+  // parent's and a percent-encoded name, needs no escaping either. Any other child's IRI is made
+  // and interned as any IRI is.
+  [[gnu::noinline]] EntityId add_child(std::size_t h, EntityClass cls, EntityId parent, char sep,
+                                       std::string_view name) {
+    bool limited = false;
+    if (unique_iri(sep, name) && !has_records_ && entry(parent).clean) {
+      Entry* e = new_entry(cls, parent, &limited);
+      if (!e) return file_of(parent);
+      e->clean = true;
+      EntityId id = publish(*e, name, {}, sep, false);
+      children_.add(h, id);
+      return id;
+    }
     const Entry& p = entry(parent);
     iri_.clear();
     child_iri(p, names_of(p).iri, sep, name).append_to(iri_);
-    return intern_locked(cls, parent, iri_, name, {}, limited, sep);
+    EntityId id = intern_locked(cls, parent, iri_, name, {}, &limited, sep);
+    // Past the limit, a later call may warn. An IRI met before under another key (a record's)
+    // stays reachable through that IRI only.
+    if (!limited && entry(id).sep == sep && entry(id).parent == parent && entry(id).label == name) {
+      children_.add(h, id);
+    }
+    return id;
   }
 
   EntityId intern_locked(EntityClass cls, EntityId parent, std::string_view iri, std::string_view label,

@@ -347,9 +347,8 @@ herr_t object_copy(void* src, const H5VL_loc_params_t* loc1, const char* src_nam
   });
   wrap_request(req, id);
   if (r < 0 || !s.on || !tracks(EntityClass::kObject)) return r;
-  std::string from, to;
-  target_path(os, loc1, src_name, from);
-  target_path(od, loc2, dst_name, to);
+  std::string from = target_path(os, loc1, src_name);
+  std::string to = target_path(od, loc2, dst_name);
   EntityId fs = file_of(os), fd = file_of(od);
   if (from.empty() || to.empty() || fs == kNoEntity || fd == kNoEntity) return r;
   emit(Op::kCopy, apis().Ocopy, model::object_entity(fs, from, EntityClass::kObject), t, 0, model::kFlagNone,
@@ -366,7 +365,7 @@ void* object_open(void* obj, const H5VL_loc_params_t* loc, H5I_type_t* opened_ty
   Obj* o = under ? new_child(under, id, p, opened_type ? *opened_type : H5I_BADID) : nullptr;
   wrap_request(req, id);
   if (o && s.on) {
-    if (loc && loc->type == H5VL_OBJECT_BY_NAME) target_path(p, loc, ".", o->path);
+    if (loc && loc->type == H5VL_OBJECT_BY_NAME) o->path = target_path(p, loc, ".");
     if (tracks(class_of(o->type))) emit(Op::kOpen, apis().Oopen, entity_of(o), t);
   }
   return o;

@@ -174,7 +174,7 @@ const std::string& path_of(Obj* o) {
     args.args.get_name.buf = name.data();
     if (H5VLobject_get(o->under, &loc, o->under_id, &args, H5P_DATASET_XFER_DEFAULT, nullptr) >= 0) {
       name.resize(len);
-      join_path("/", name, o->path);
+      o->path = join_path("/", name);
     }
   }
   if (o->path.empty()) o->path = token_name(o);
@@ -192,16 +192,15 @@ EntityId entity_of(Obj* o) {
   return o->entity = model::object_entity(f, p, class_of(o->type));
 }
 
-void target_path(Obj* parent, const H5VL_loc_params_t* loc, const char* name, std::string& out) {
-  out.clear();
-  if (!name || !loc) return;
+std::string target_path(Obj* parent, const H5VL_loc_params_t* loc, const char* name) {
+  if (!name || !loc) return {};
   const std::string& base = path_of(parent);
-  if (base.empty() && name[0] != '/') return;
-  if (loc->type == H5VL_OBJECT_BY_SELF) {
-    join_path(base, name, out);
-  } else if (loc->type == H5VL_OBJECT_BY_NAME && loc->loc_data.loc_by_name.name) {
-    join_path(join_path(base, loc->loc_data.loc_by_name.name), name, out);
+  if (base.empty() && name[0] != '/') return {};
+  if (loc->type == H5VL_OBJECT_BY_SELF) return join_path(base, name);
+  if (loc->type == H5VL_OBJECT_BY_NAME && loc->loc_data.loc_by_name.name) {
+    return join_path(join_path(base, loc->loc_data.loc_by_name.name), name);
   }
+  return {};
 }
 
 EntityId located(Obj* parent, const H5VL_loc_params_t* loc, model::EntityClass cls) {

@@ -46,10 +46,9 @@ const std::string& path_of(Obj* o);
 // create/open), interned on first need; kNoEntity when it cannot be named.
 model::EntityId entity_of(Obj* o);
 
-// The full path named by (parent, loc, name), written into `out` (not the parent's path) reusing
-// its buffer; empty when it cannot be known without asking (by index or token), or when there is
-// no name (anonymous objects).
-void target_path(Obj* parent, const H5VL_loc_params_t* loc, const char* name, std::string& out);
+// The full path named by (parent, loc, name), empty when it cannot be known without asking
+// (by index or token), or when there is no name (anonymous objects).
+std::string target_path(Obj* parent, const H5VL_loc_params_t* loc, const char* name);
 
 // The object located by `loc` from `parent` (link and object callbacks that name their target
 // through loc_params only).

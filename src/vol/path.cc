@@ -39,7 +39,7 @@ bool plain_components(std::string_view p) {
 
 }  // namespace
 
-void join_path(std::string_view base, std::string_view name, std::string& out) {
+std::string join_path(std::string_view base, std::string_view name) {
   // The common case, a relative name of plain components under a normalised path (one this
   // function made; a token name starts with "//"): nothing to normalise, and the result is made
   // in one piece.
@@ -47,23 +47,16 @@ void join_path(std::string_view base, std::string_view name, std::string& out) {
   if (!base.empty() && base.front() == '/' && (root || plain_components(base.substr(1))) &&
       plain_components(name)) {
     std::size_t at = root ? 0 : base.size();
-    out.resize(at + 1 + name.size());
-    char* p = out.data();
-    std::memcpy(p, base.data(), at);
-    p[at] = '/';
-    std::memcpy(p + at + 1, name.data(), name.size());
-    return;
+    std::string out(at + 1 + name.size(), '/');
+    std::memcpy(out.data(), base.data(), at);
+    std::memcpy(out.data() + at + 1, name.data(), name.size());
+    return out;
   }
-  out.clear();
+  std::string out;
   out.reserve(base.size() + name.size() + 2);
   if (name.empty() || name.front() != '/') append_components(out, base);
   append_components(out, name);
   if (out.empty()) out = "/";
-}
-
-std::string join_path(std::string_view base, std::string_view name) {
-  std::string out;
-  join_path(base, name, out);
   return out;
 }
 

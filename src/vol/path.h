@@ -10,9 +10,6 @@ namespace provio::vol {
 // `name` resolved against the full path `base`: an absolute name replaces it; "//" and "."
 // collapse; the result starts with '/', and only the root ends with '/'. HDF5 gives ".." no
 // meaning (it is an ordinary link name), nor do we.
-// The same written into `out` (which must not be either argument's storage), reusing its buffer:
-// a kept wrapper's path is rewritten in place, with no allocation once it has held a long one.
-void join_path(std::string_view base, std::string_view name, std::string& out);
 std::string join_path(std::string_view base, std::string_view name);
 
 }  // namespace provio::vol

@@ -34,7 +34,7 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
     o->path.clear();
   } else {
     o->file = parent_file;
-    target_path(parent, loc, name, o->path);
+    o->path = target_path(parent, loc, name);
   }
   if (!tracks(class_of(o->type))) return;
   emit(op, api, entity_of(o), t);
