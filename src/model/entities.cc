@@ -457,18 +457,29 @@ class Registry {
   bool has_records_ = false;      // a record entity was interned; guarded by lock_
 };
 
-Registry& registry() {
+// The registry once made; read inline by the interning calls, which otherwise paid a call and
+// the function-local static's guard check each.
+std::atomic<Registry*> g_registry{nullptr};
+
+Registry& make_registry() {
   static Registry* r = [] {
     auto* reg = new Registry;  // never destroyed: exit-time flushes still read it
-    pthread_atfork([] { registry().before_fork(); }, [] { registry().after_fork_in_parent(); },
-                   [] { registry().after_fork_in_child(); });
+    pthread_atfork([] { make_registry().before_fork(); }, [] { make_registry().after_fork_in_parent(); },
+                   [] { make_registry().after_fork_in_child(); });
+    g_registry.store(reg, std::memory_order_release);
     return reg;
   }();
   return *r;
 }
 // Built as the library loads, before the program starts threads: a fork while another thread ran
 // the initialiser above would leave the child waiting for it forever (hostile.fork_at_start).
-[[maybe_unused]] Registry& g_registry_at_load = registry();
+[[maybe_unused]] Registry& g_registry_at_load = make_registry();
+
+// Made at load (above); a call from another library's initialiser before that makes it then.
+inline Registry& registry() {
+  Registry* r = g_registry.load(std::memory_order_acquire);
+  return r ? *r : make_registry();
+}
 
 }  // namespace
 
