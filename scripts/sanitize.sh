@@ -3,7 +3,7 @@
 #   asan   AddressSanitizer + UndefinedBehaviorSanitizer (build-asan): the unit, integration and
 #          tools tests
 #   tsan   ThreadSanitizer (build-tsan): the threaded store tests (recorder, stress, fork, flush and
-#          claim races)
+#          claim races) and the entity registry's (names made later by any thread, its lock)
 #   scripts/sanitize.sh [asan|tsan]...     (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,11 +38,11 @@ for run in "${runs[@]}"; do
       hdf5_prefix=$(scripts/setup.sh | tail -1)
       cmake -S . -B build-tsan -G Ninja -DCMAKE_PREFIX_PATH="$hdf5_prefix" -DPROVIO_WERROR=ON \
         -DPROVIO_SANITIZE=thread >/dev/null
-      cmake --build build-tsan --target store_test record_stress flush_race claim_race
+      cmake --build build-tsan --target store_test model_test record_stress flush_race claim_race
       # stress.trace_8x10k (a million trace triples, ~200 s under TSan) has no threading that
       # stress.fork_trace and stress.summary_8x100k lack.
       TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-        ctest --test-dir build-tsan --output-on-failure -j "$(nproc)" -R '^(RecorderTest|stress)\.' -E trace_8x10k
+        ctest --test-dir build-tsan --output-on-failure -j "$(nproc)" -R '^(RecorderTest|stress|Entities|FutexLock)\.' -E trace_8x10k
       ;;
     *) echo "sanitize.sh: unknown run '$run' (asan, tsan)" >&2; exit 1 ;;
   esac

@@ -4,7 +4,8 @@
 // waiter sleeps in the kernel (futex), never spins, so a preempted holder costs no CPU.
 // Hard rule: like pthread's default mutex it is not recursive, and a fork child resets it
 // (pthread_atfork: the parent takes it before fork, reset_in_child() after), never unlocks it
-// for a thread that no longer exists.
+// for a thread that no longer exists. A signal handler that takes it while its own thread holds
+// it waits forever, as it did on the pthread mutex this replaces.
 #pragma once
 
 #include <atomic>
