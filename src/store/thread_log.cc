@@ -79,6 +79,12 @@ inline std::size_t slot_hash(const Key& ev) {
   return static_cast<std::size_t>(k);
 }
 
+// The high 32 bits of a key's hash, where an index entry keeps them.
+template <typename Key>
+inline std::uint64_t key_tag(const Key& ev) {
+  return static_cast<std::uint64_t>(slot_hash(ev) >> 32) << 32;
+}
+
 // An index entry's first probe position in an index of mask + 1 entries.
 inline std::size_t entry_home(std::uint64_t entry, std::size_t mask) {
   return static_cast<std::size_t>(entry >> 32) & mask;
@@ -100,6 +106,7 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
   } else {
     std::size_t n = round_up_pow2(capacity);  // at least 16 (config.cc)
     slots_max_ = 16 * n;
+    pending_.reset(new model::Event[kPending]);
     while ((std::size_t{8} << chunk_shift_) < n) ++chunk_shift_;  // chunks of n / 8 slots
     if (!allocate_summary(n)) throw std::bad_alloc();             // as the trace buffers' new[] would
   }
@@ -134,7 +141,7 @@ bool ThreadLog::claim_contended(std::uint8_t expected) {
 }
 
 std::uint64_t ThreadLog::pending_events() const {
-  std::uint64_t n = events_used_ + (records_ ? records_->size() : 0);
+  std::uint64_t n = events_used_ + pending_used_ + (records_ ? records_->size() : 0);
   for (std::size_t k = 0; k < dirty_used_; ++k) n += dirty_[k]->count;  // calls since the last flush
   return n;
 }
@@ -154,18 +161,50 @@ inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
   return true;
 }
 
-// Inline in record(): a key met recently costs no call, no hash and no probe.
-inline bool ThreadLog::add_summary(const model::Event& ev) {
+// Inline in record(): a key met recently costs no call, no hash and no probe; any other an append.
+inline void ThreadLog::add_summary(const model::Event& ev) {
   SummarySlot* recent = recent_[recent_index(ev, kRecent)];
-  if (recent && has_key(recent, ev)) return add_to_slot(*recent, ev);
-  return add_new_key(ev);
+  if (recent && has_key(recent, ev)) {
+    add_to_slot(*recent, ev);
+    return;
+  }
+  pending_[pending_used_++] = ev;
+  if (pending_used_ == kPending) add_pending();
 }
 
-bool ThreadLog::add_new_key(const model::Event& ev) {
+void ThreadLog::add_pending() {
+  // Taken at once: a table-full flush in the loop writes what the table holds, and these events
+  // are then added to the fresh table, as they would have been one by one.
+  std::size_t n = pending_used_;
+  pending_used_ = 0;
+  // Every event's first index entry is requested before the first is used, so that their misses
+  // overlap each other and the work on the events before them (a batch is 4 KiB of index lines
+  // at most, in a 32 KiB L1).
+  std::uint64_t tags[kPending];
+  for (std::size_t k = 0; k < n; ++k) {
+    tags[k] = key_tag(pending_[k]);
+    __builtin_prefetch(&index_[entry_home(tags[k], slot_mask_)]);
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    while (!add_new_key(pending_[k], tags[k])) restart_summary();  // an empty table has room
+  }
+}
+
+void ThreadLog::restart_summary() {
+  model::warn_once("activity-table-full",
+                   "activity table full (PROVIO_SUMMARY_SLOTS): activities are described again "
+                   "after each full table");
+  flush_locked();
+  clear_summary();
+  restarted_ = true;
+}
+
+// Inline in add_pending's loop: its one caller, once per new key.
+[[gnu::always_inline]] inline bool ThreadLog::add_new_key(const model::Event& ev, std::uint64_t tag) {
   SummarySlot*& recent = recent_[recent_index(ev, kRecent)];
   bool added = false;
-  SummarySlot* s = find_or_add(ev, fine_limit_, added);
-  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_, added);
+  SummarySlot* s = find_or_add(ev, tag, fine_limit_, added);
+  if (!s && grow_summary()) s = find_or_add(ev, tag, fine_limit_, added);
   if (s) {  // a coarse slot (below) never has an event's own key: not kept
     recent = s;
   } else {
@@ -177,7 +216,7 @@ bool ThreadLog::add_new_key(const model::Event& ev) {
     coarse.entity = file != ev.entity ? file : model::kNoEntity;
     coarse.other = model::kNoEntity;
     coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
-    s = find_or_add(coarse, slots_limit_, added);
+    s = find_or_add(coarse, key_tag(coarse), slots_limit_, added);
     if (!s) return false;
   }
   return added || add_to_slot(*s, ev);
@@ -205,14 +244,7 @@ void ThreadLog::record(const model::Event& ev) {
       }
     }
     flush = events_used_ == event_capacity_;
-  } else if (!add_summary(ev)) {
-    // Full even of coarse activities: write what the table holds and start it afresh.
-    model::warn_once("activity-table-full",
-                     "activity table full (PROVIO_SUMMARY_SLOTS): activities are described again "
-                     "after each full table");
-    flush_locked();
-    clear_summary();
-    restarted_ = true;
+  } else {
     add_summary(ev);
   }
   if (flush || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
@@ -237,8 +269,8 @@ void ThreadLog::record(const Record& r) {
   release();
 }
 
-SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit, bool& added) {
-  std::uint64_t tag = static_cast<std::uint64_t>(slot_hash(key) >> 32) << 32;
+inline SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::uint64_t tag, std::size_t limit,
+                                           bool& added) {
   for (std::size_t i = entry_home(tag, slot_mask_);; i = (i + 1) & slot_mask_) {
     std::uint64_t entry = index_[i];
     if (entry == 0) {
@@ -383,6 +415,7 @@ void ThreadLog::flush_locked(bool closing) {
   model::ErrnoSaver errno_saver;
   wait_handed_off();  // the buffer before this one goes first
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
+  if (pending_used_) add_pending();
   bool empty = dirty_used_ == 0 && events_used_ == 0 && (!records_ || records_->empty());
   if (empty && !closing) return;
   if (!prepare_output()) {
