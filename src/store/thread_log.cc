@@ -65,24 +65,17 @@ inline std::size_t recent_index(const model::Event& ev, std::size_t n) {
   return (std::size_t{ev.api} + ev.entity) & (n - 1);
 }
 
-// Of an event or a slot (the same key fields). The index keeps its high 32 bits as a tag, so that
-// a probe compares most mismatches without reading the slot, and places the entry by the tag's
-// low bits (entry_home), so that growing moves entries without reading slots or hashing again.
-template <typename Key>
-inline std::size_t slot_hash(const Key& ev) {
-  std::uint64_t k = (std::uint64_t{ev.entity} << 32) ^ ev.other;
-  k ^= (std::uint64_t{ev.api} << 16 | std::uint64_t{static_cast<std::uint8_t>(ev.op)} << 8 | ev.flags) *
-       0x9E3779B97F4A7C15ull;
-  k ^= k >> 29;
-  k *= 0xBF58476D1CE4E5B9ull;
-  k ^= k >> 32;
-  return static_cast<std::size_t>(k);
-}
-
-// The high 32 bits of a key's hash, where an index entry keeps them.
-template <typename Key>
-inline std::uint64_t key_tag(const Key& ev) {
-  return static_cast<std::uint64_t>(slot_hash(ev) >> 32) << 32;
+// An event's key (bytes 0–11: operation, flags, API, entity, other entity) hashed to the 32 bits an
+// index entry keeps above its slot number. The index compares them before reading a slot, and
+// places an entry by their low bits (entry_home), so that growing moves entries without reading
+// slots or hashing again. Multiplicative: a product's high bits are its well-mixed ones, and
+// entities numbered in a row (as interning numbers them) get distinct low bits of these.
+inline std::uint64_t key_tag(const model::Event& ev) {
+  std::uint64_t a;
+  std::uint32_t b;
+  std::memcpy(&a, &ev, 8);
+  std::memcpy(&b, reinterpret_cast<const char*>(&ev) + 8, 4);
+  return (a * 0x9E3779B97F4A7C15ull ^ b * 0xBF58476D1CE4E5B9ull) & ~std::uint64_t{0xFFFFFFFF};
 }
 
 // An index entry's first probe position in an index of mask + 1 entries.
