@@ -124,6 +124,9 @@ class alignas(64) ThreadLog {
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
   // Adds the event to its recent slot, or to the pending batch (adding the batch when full).
   void add_summary(const model::Event& ev);
+  // Appends the event to the trace buffer, handing a full one to the background writer; true
+  // when the buffer is full still (the writer refused it): flush now.
+  [[gnu::noinline]] bool add_trace(const model::Event& ev);
   // Adds the pending batch to the table. Before anything reads the table.
   void add_pending();
   // Adds the event to its slot (a new one if needed); false if the table is full. `tag`: the
