@@ -20,10 +20,10 @@
 // read or copied, nothing hashed again).
 //
 // A call whose key is among the recent ones (recent_) adds to its slot at once. Any other waits
-// in a small pending batch, added to the table when the batch is full and before anything reads
-// the table (every flush, pending_events()): the table's code then runs once per batch, with its
-// index loads prefetched a few events ahead, instead of once per call between the application's
-// own code (issue 11, ninth VOL pass).
+// in a small pending batch (pending_events() counts it), added to the table when the batch is
+// full and before anything reads the table (every flush): the table's code then runs once per
+// batch, with the batch's index loads prefetched before the first is used, instead of once per
+// call between stretches of the application's own code (issue 11, ninth VOL pass).
 #pragma once
 
 #include <sys/types.h>
