@@ -65,18 +65,17 @@ inline std::size_t recent_index(const model::Event& ev, std::size_t n) {
   return (std::size_t{ev.api} + ev.entity) & (n - 1);
 }
 
-// Of an event or a slot (the same key fields). The index keeps its high 32 bits as a tag, so that
-// a probe compares most mismatches without reading the slot, and places the entry by the tag's
-// low bits (entry_home), so that growing moves entries without reading slots or hashing again.
-template <typename Key>
-inline std::size_t slot_hash(const Key& ev) {
-  std::uint64_t k = (std::uint64_t{ev.entity} << 32) ^ ev.other;
-  k ^= (std::uint64_t{ev.api} << 16 | std::uint64_t{static_cast<std::uint8_t>(ev.op)} << 8 | ev.flags) *
-       0x9E3779B97F4A7C15ull;
-  k ^= k >> 29;
-  k *= 0xBF58476D1CE4E5B9ull;
-  k ^= k >> 32;
-  return static_cast<std::size_t>(k);
+// An event's key (bytes 0–11: operation, flags, API, entity, other entity) hashed to the 32 bits an
+// index entry keeps above its slot number. The index compares them before reading a slot, and
+// places an entry by their low bits (entry_home), so that growing moves entries without reading
+// slots or hashing again. Multiplicative: a product's high bits are its well-mixed ones, and
+// entities numbered in a row (as interning numbers them) get distinct low bits of these.
+inline std::uint64_t key_tag(const model::Event& ev) {
+  std::uint64_t a;
+  std::uint32_t b;
+  std::memcpy(&a, &ev, 8);
+  std::memcpy(&b, reinterpret_cast<const char*>(&ev) + 8, 4);
+  return (a * 0x9E3779B97F4A7C15ull ^ b * 0xBF58476D1CE4E5B9ull) & ~std::uint64_t{0xFFFFFFFF};
 }
 
 // An index entry's first probe position in an index of mask + 1 entries.
@@ -100,6 +99,7 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
   } else {
     std::size_t n = round_up_pow2(capacity);  // at least 16 (config.cc)
     slots_max_ = 16 * n;
+    pending_.reset(new model::Event[kPending]);
     while ((std::size_t{8} << chunk_shift_) < n) ++chunk_shift_;  // chunks of n / 8 slots
     if (!allocate_summary(n)) throw std::bad_alloc();             // as the trace buffers' new[] would
   }
@@ -134,7 +134,7 @@ bool ThreadLog::claim_contended(std::uint8_t expected) {
 }
 
 std::uint64_t ThreadLog::pending_events() const {
-  std::uint64_t n = events_used_ + (records_ ? records_->size() : 0);
+  std::uint64_t n = events_used_ + pending_used_ + (records_ ? records_->size() : 0);
   for (std::size_t k = 0; k < dirty_used_; ++k) n += dirty_[k]->count;  // calls since the last flush
   return n;
 }
@@ -154,18 +154,50 @@ inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
   return true;
 }
 
-// Inline in record(): a key met recently costs no call, no hash and no probe.
-inline bool ThreadLog::add_summary(const model::Event& ev) {
+// Inline in record(): a key met recently costs no call, no hash and no probe; any other an append.
+inline void ThreadLog::add_summary(const model::Event& ev) {
   SummarySlot* recent = recent_[recent_index(ev, kRecent)];
-  if (recent && has_key(recent, ev)) return add_to_slot(*recent, ev);
-  return add_new_key(ev);
+  if (recent && has_key(recent, ev)) {
+    add_to_slot(*recent, ev);
+    return;
+  }
+  pending_[pending_used_++] = ev;
+  if (pending_used_ == kPending) add_pending();
 }
 
-bool ThreadLog::add_new_key(const model::Event& ev) {
+void ThreadLog::add_pending() {
+  // Taken at once: a table-full flush in the loop writes what the table holds, and these events
+  // are then added to the fresh table, as they would have been one by one.
+  std::size_t n = pending_used_;
+  pending_used_ = 0;
+  // Every event's first index entry is requested before the first is used, so that their misses
+  // overlap each other and the work on the events before them (a batch is 4 KiB of index lines
+  // at most, in a 32 KiB L1).
+  std::uint64_t tags[kPending];
+  for (std::size_t k = 0; k < n; ++k) {
+    tags[k] = key_tag(pending_[k]);
+    __builtin_prefetch(&index_[entry_home(tags[k], slot_mask_)]);
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    while (!add_new_key(pending_[k], tags[k])) restart_summary();  // an empty table has room
+  }
+}
+
+void ThreadLog::restart_summary() {
+  model::warn_once("activity-table-full",
+                   "activity table full (PROVIO_SUMMARY_SLOTS): activities are described again "
+                   "after each full table");
+  flush_locked();
+  clear_summary();
+  restarted_ = true;
+}
+
+// Inline in add_pending's loop: its one caller, once per new key.
+[[gnu::always_inline]] inline bool ThreadLog::add_new_key(const model::Event& ev, std::uint64_t tag) {
   SummarySlot*& recent = recent_[recent_index(ev, kRecent)];
   bool added = false;
-  SummarySlot* s = find_or_add(ev, fine_limit_, added);
-  if (!s && grow_summary()) s = find_or_add(ev, fine_limit_, added);
+  SummarySlot* s = find_or_add(ev, tag, fine_limit_, added);
+  if (!s && grow_summary()) s = find_or_add(ev, tag, fine_limit_, added);
   if (s) {  // a coarse slot (below) never has an event's own key: not kept
     recent = s;
   } else {
@@ -177,7 +209,7 @@ bool ThreadLog::add_new_key(const model::Event& ev) {
     coarse.entity = file != ev.entity ? file : model::kNoEntity;
     coarse.other = model::kNoEntity;
     coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
-    s = find_or_add(coarse, slots_limit_, added);
+    s = find_or_add(coarse, key_tag(coarse), slots_limit_, added);
     if (!s) return false;
   }
   return added || add_to_slot(*s, ev);
@@ -186,39 +218,33 @@ bool ThreadLog::add_new_key(const model::Event& ev) {
 void ThreadLog::record(const model::Event& ev) {
   if (!claim_as_owner()) return;
   ++recorded_;
-  bool flush = false;
-  if (level_ == model::Level::kTrace) {
-    events_[events_used_++] = ev;
-    if (events_used_ == event_capacity_ && !in_flight_.load(std::memory_order_acquire) &&
-        !g_write_through.load(std::memory_order_relaxed)) {
-      // Hand the full buffer to the background writer and carry on with the spare. If the
-      // writer refuses (queue full), fall through to flushing here.
-      events_.swap(spare_);
-      spare_used_ = events_used_;
-      events_used_ = 0;
-      in_flight_.store(true, std::memory_order_release);
-      if (!submit(this)) {
-        in_flight_.store(false, std::memory_order_relaxed);
-        events_.swap(spare_);
-        events_used_ = spare_used_;
-        spare_used_ = 0;
-      }
-    }
-    flush = events_used_ == event_capacity_;
-  } else if (!add_summary(ev)) {
-    // Full even of coarse activities: write what the table holds and start it afresh.
-    model::warn_once("activity-table-full",
-                     "activity table full (PROVIO_SUMMARY_SLOTS): activities are described again "
-                     "after each full table");
-    flush_locked();
-    clear_summary();
-    restarted_ = true;
-    add_summary(ev);
-  }
+  // The trace path out of line: the summary path is then straight-line code from here to
+  // release(), in fewer instruction-cache lines.
+  bool flush = level_ == model::Level::kTrace ? add_trace(ev) : (add_summary(ev), false);
   if (flush || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
     flush_locked();
   }
   release();
+}
+
+bool ThreadLog::add_trace(const model::Event& ev) {
+  events_[events_used_++] = ev;
+  if (events_used_ == event_capacity_ && !in_flight_.load(std::memory_order_acquire) &&
+      !g_write_through.load(std::memory_order_relaxed)) {
+    // Hand the full buffer to the background writer and carry on with the spare. If the writer
+    // refuses (queue full), fall through to flushing here.
+    events_.swap(spare_);
+    spare_used_ = events_used_;
+    events_used_ = 0;
+    in_flight_.store(true, std::memory_order_release);
+    if (!submit(this)) {
+      in_flight_.store(false, std::memory_order_relaxed);
+      events_.swap(spare_);
+      events_used_ = spare_used_;
+      spare_used_ = 0;
+    }
+  }
+  return events_used_ == event_capacity_;
 }
 
 void ThreadLog::record(const Record& r) {
@@ -237,8 +263,8 @@ void ThreadLog::record(const Record& r) {
   release();
 }
 
-SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::size_t limit, bool& added) {
-  std::uint64_t tag = static_cast<std::uint64_t>(slot_hash(key) >> 32) << 32;
+inline SummarySlot* ThreadLog::find_or_add(const model::Event& key, std::uint64_t tag, std::size_t limit,
+                                           bool& added) {
   for (std::size_t i = entry_home(tag, slot_mask_);; i = (i + 1) & slot_mask_) {
     std::uint64_t entry = index_[i];
     if (entry == 0) {
@@ -383,6 +409,7 @@ void ThreadLog::flush_locked(bool closing) {
   model::ErrnoSaver errno_saver;
   wait_handed_off();  // the buffer before this one goes first
   next_flush_ns_ = model::clock::wall_ns() + model::config().flush_interval_ns;
+  if (pending_used_) add_pending();
   bool empty = dirty_used_ == 0 && events_used_ == 0 && (!records_ || records_->empty());
   if (empty && !closing) return;
   if (!prepare_output()) {

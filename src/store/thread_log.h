@@ -18,6 +18,12 @@
 // index of 8-byte entries (slot number and hash bits), so a new key writes one slot and one entry,
 // and growing adds chunks and moves the index entries only (placed by their hash bits: no slot is
 // read or copied, nothing hashed again).
+//
+// A call whose key is among the recent ones (recent_) adds to its slot at once. Any other waits
+// in a small pending batch (pending_events() counts it), added to the table when the batch is
+// full and before anything reads the table (every flush): the table's code then runs once per
+// batch, with the batch's index loads prefetched before the first is used, instead of once per
+// call between stretches of the application's own code (issue 11, ninth VOL pass).
 #pragma once
 
 #include <sys/types.h>
@@ -63,10 +69,14 @@ struct SummarySlot {
 class alignas(64) ThreadLog {
  public:
   enum State : std::uint8_t { kIdle, kOwner, kOutside };
-  // Memory of a summary table of `index_size` entries: index entry, slot and changed-slot entry.
+  // Events of new keys waiting to be added to the summary table (pending_).
+  static constexpr std::size_t kPending = 64;
+  // Memory of a summary table of `index_size` entries: index entry, slot and changed-slot entry,
+  // and the pending batch.
   static constexpr std::size_t summary_bytes(std::size_t index_size) {
     return index_size * sizeof(std::uint64_t) +
-           (index_size - index_size / 8) * (sizeof(SummarySlot) + sizeof(SummarySlot*));
+           (index_size - index_size / 8) * (sizeof(SummarySlot) + sizeof(SummarySlot*)) +
+           kPending * sizeof(model::Event);
   }
   // The formatting buffer is written out whenever it reaches this size.
   static constexpr std::size_t kWriteChunk = 64 << 10;
@@ -112,13 +122,22 @@ class alignas(64) ThreadLog {
   bool claim_contended(std::uint8_t seen);
   void release() { state_.store(kIdle, std::memory_order_release); }
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
-  // Adds the event to its slot (a new one if needed); false if the table is full.
-  bool add_summary(const model::Event& ev);
-  bool add_new_key(const model::Event& ev);  // add_summary for a key not among recent_
+  // Adds the event to its recent slot, or to the pending batch (adding the batch when full).
+  void add_summary(const model::Event& ev);
+  // Appends the event to the trace buffer, handing a full one to the background writer; true
+  // when the buffer is full still (the writer refused it): flush now.
+  [[gnu::noinline]] bool add_trace(const model::Event& ev);
+  // Adds the pending batch to the table. Before anything reads the table.
+  void add_pending();
+  // Adds the event to its slot (a new one if needed); false if the table is full. `tag`: the
+  // key's hash bits as an index entry holds them (key_tag).
+  bool add_new_key(const model::Event& ev, std::uint64_t tag);
+  // The table is full even of coarse activities: writes what it holds and starts it afresh.
+  void restart_summary();
   bool add_to_slot(SummarySlot& s, const model::Event& ev);
-  // The slot of `key`, or a new one holding the event `key` alone (`added`); nullptr when
-  // `limit` slots are in use and the key is not among them.
-  SummarySlot* find_or_add(const model::Event& key, std::size_t limit, bool& added);
+  // The slot of `key` (whose key_tag is `tag`), or a new one holding the event `key` alone
+  // (`added`); nullptr when `limit` slots are in use and the key is not among them.
+  SummarySlot* find_or_add(const model::Event& key, std::uint64_t tag, std::size_t limit, bool& added);
   // Doubles the activity table (rare: allocates chunks of slots and a new index, moves the index
   // entries); false if it may not grow.
   bool grow_summary();
@@ -165,6 +184,8 @@ class alignas(64) ThreadLog {
   // no hash and no probe.
   static constexpr std::size_t kRecent = 8;
   SummarySlot* recent_[kRecent] = {};
+  std::unique_ptr<model::Event[]> pending_;  // kPending events of keys not among recent_ (summary)
+  std::size_t pending_used_ = 0;
   std::string thread_iri_;
   std::string thread_term_;        // thread_iri_ as a prefixed name: "t:<index>"
   std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
