@@ -221,7 +221,6 @@ struct Entry : Entity {
   bool clean = false;        // its term is its IRI in <>: no byte of the IRI needed escaping
   bool iri_indexed = false;  // in by_iri_
 
-  const EntityNames* made_names() const { return names_.load(std::memory_order_acquire); }
   void set_names(const EntityNames* names) const { names_.store(names, std::memory_order_release); }
   // Publishes `names` unless another thread did first: then the ones it made (the same text).
   const EntityNames* publish_names(const EntityNames* names) const {
@@ -259,7 +258,7 @@ ChildIri child_iri(const Entity& parent, std::string_view parent_iri, char sep, 
 }
 
 // Interning takes lock_; making the names of an entity interned without them takes no lock
-// (names_of), so a thread formatting never holds up an application thread's interning, nor waits
+// (make_names), so a thread formatting never holds up an application thread's interning, nor waits
 // for one.
 class Registry {
  public:
@@ -287,13 +286,12 @@ class Registry {
     return &entry(id);
   }
 
-  // The IRI and term of a published entity, made now, its parent's first, if it was interned
-  // without them. The term is written straight into the arena, `<`, the IRI's parts, `>`; the IRI
-  // is its inside.
-  const EntityNames& names_of(const Entry& e) {
-    if (const EntityNames* made = e.made_names()) return *made;
+  // The IRI and term of a published entity interned without them (Entity::names() found none),
+  // made now from its parent's. The term is written straight into the arena, `<`, the IRI's
+  // parts, `>`; the IRI is its inside.
+  const EntityNames& make_names(const Entry& e) {
     const Entry& parent = entry(e.parent);
-    const ChildIri iri = child_iri(parent, names_of(parent).iri, e.sep, e.label);
+    const ChildIri iri = child_iri(parent, parent.iri(), e.sep, e.label);
     char* at = later_texts_.allocate(sizeof(EntityNames) + iri.max_size() + 2, alignof(EntityNames));
     auto* names = new (at) EntityNames();
     char* begin = at + sizeof(EntityNames);
@@ -324,7 +322,7 @@ class Registry {
   //
   // A child whose IRI is no other entity's (unique_iri) under a parent whose IRI needed no
   // escaping: nothing looks it up by its IRI, so neither the IRI nor the term is made now.
-  // names_of() makes them from (parent, sep, label) when they are first asked for (by the thread
+  // make_names() makes them from (parent, sep, label) when they are first asked for (by the thread
   // formatting), or catch_up_iris() before a record's IRI is looked up. Its IRI, a clean
   // parent's and a percent-encoded name, needs no escaping either. Any other child's IRI is made
   // and interned as any IRI is.
@@ -341,7 +339,7 @@ class Registry {
     }
     const Entry& p = entry(parent);
     iri_.clear();
-    child_iri(p, names_of(p).iri, sep, name).append_to(iri_);
+    child_iri(p, p.iri(), sep, name).append_to(iri_);
     EntityId id = intern_locked(cls, parent, iri_, name, {}, &limited, sep);
     // Past the limit, a later call may warn. An IRI met before under another key (a record's)
     // stays reachable through that IRI only.
@@ -358,7 +356,7 @@ class Registry {
       catch_up_iris();
     }
     std::size_t h = hash_text(iri);
-    EntityId found = by_iri_.find(h, [&](EntityId id) { return names_of(entry(id)).iri == iri; });
+    EntityId found = by_iri_.find(h, [&](EntityId id) { return entry(id).iri() == iri; });
     if (found != kNoEntity) return found;
     Entry* e = new_entry(cls, parent, limited);
     if (!e) return parent == kNoEntity ? kNoEntity : file_of(parent);
@@ -436,14 +434,14 @@ class Registry {
       Entry& e = chunks_[id >> kChunkBits][id & (kChunkSize - 1)];
       if (e.iri_indexed) continue;
       e.iri_indexed = true;
-      by_iri_.add(hash_text(names_of(e).iri), static_cast<EntityId>(id));
+      by_iri_.add(hash_text(e.iri()), static_cast<EntityId>(id));
     }
     iris_checked_ = n;
   }
 
   FutexLock lock_;
   TextArena texts_;          // labels, types and the names made at interning; guarded by lock_
-  SharedArena later_texts_;  // the names made later (names_of), by any thread
+  SharedArena later_texts_;  // the names made later (make_names), by any thread
   std::string iri_;          // a child's IRI being made, reused; guarded by lock_
   std::string term_;         // an escaped term being made, reused; guarded by lock_
   IdTable by_iri_;           // every entity by its IRI; guarded by lock_
@@ -529,7 +527,7 @@ EntityId record_entity(std::string_view iri, std::string_view label, std::string
 }
 
 const EntityNames& Entity::make_names(const Entity& e) {
-  return registry().names_of(static_cast<const Entry&>(e));  // every Entity is an Entry's
+  return registry().make_names(static_cast<const Entry&>(e));  // every Entity is an Entry's
 }
 
 const Entity* entity(EntityId id) {
