@@ -13,9 +13,14 @@
 //   small_read   S single-element H5Dread calls reading them back
 //   small_io_write, small_io_read  the same with HDF5's sieve buffer off, so that every transfer
 //                reaches the file (one pwrite or pread each), as small I/O through MPI-IO does
-//   mpirun -np R vol_bench DIR N T G D A S [KERNEL,…]   (default: all; bdcats reads vpic's file,
-//                                                        small_read small_write's, small_io_read
-//                                                        small_io_write's)
+//   mpirun -np R vol_bench DIR N T G D A S [KERNEL,… [ROUNDS CONNECTOR…]]
+//     KERNEL,…: default all; bdcats reads vpic's file, small_read small_write's, small_io_read
+//     small_io_write's. With ROUNDS and CONNECTORs ("name info", as HDF5_VOL_CONNECTOR takes
+//     them), a paired run: the kernels run ROUNDS times natively and through each connector,
+//     chosen per file with H5Pset_vol, in an order rotated every round, all in this one process;
+//     each line then names its layer ("KERNEL LAYER wall … cpu …"). This host's speed changes by
+//     up to ±40 % between processes, so ratios of one process's rounds are what resolve a few
+//     per cent (bench/vol/run --paired).
 #include <hdf5.h>
 #include <mpi.h>
 #include <time.h>
@@ -47,29 +52,48 @@ struct Timer {
   double cpu = cpu_now();
 };
 
+const char* g_layer = "";  // the label of the layer the kernels now run through, "" for the default
+
 void report(const char* kernel, const Timer& t) {
   double wall = MPI_Wtime() - t.wall, cpu = cpu_now() - t.cpu, wall_max = 0, cpu_sum = 0;
   MPI_Reduce(&wall, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&cpu, &cpu_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (g_rank == 0) std::printf("%s wall %.6f cpu %.6f\n", kernel, wall_max, cpu_sum);
+  if (g_rank == 0)
+    std::printf("%s%s%s wall %.6f cpu %.6f\n", kernel, *g_layer ? " " : "", g_layer, wall_max, cpu_sum);
 }
 
-hid_t mpio_fapl() {
+// The layer files are opened through: the default (HDF5_VOL_CONNECTOR, else native) or a named
+// connector with its info, set on each file access property list.
+struct Layer {
+  std::string label;  // "" for the default layer: lines then carry no layer
+  hid_t connector = H5I_INVALID_HID;
+  void* info = nullptr;
+};
+
+// A new file access property list using `layer`; the caller closes it.
+hid_t file_access(const Layer& layer) {
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  check(fapl >= 0 && (layer.connector < 0 || H5Pset_vol(fapl, layer.connector, layer.info) >= 0),
+        "file access list");
+  return fapl;
+}
+
+hid_t mpio_fapl(const Layer& layer) {
+  hid_t fapl = file_access(layer);
   check(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL) >= 0, "H5Pset_fapl_mpio");
   return fapl;
 }
 
 const char* const kProps[8] = {"x", "y", "z", "px", "py", "pz", "id1", "id2"};
 
-void vpic(const std::string& path, hsize_t n, int steps) {
+void vpic(const Layer& layer, const std::string& path, hsize_t n, int steps) {
   std::vector<float> f(n);
   std::vector<int> ids(n);
   for (hsize_t i = 0; i < n; ++i) {
     f[i] = static_cast<float>(i) * 0.001f;
     ids[i] = static_cast<int>(i);
   }
-  hid_t fapl = mpio_fapl();
+  hid_t fapl = mpio_fapl(layer);
   hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
   H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -100,10 +124,10 @@ void vpic(const std::string& path, hsize_t n, int steps) {
   H5Pclose(fapl);
 }
 
-void bdcats(const std::string& path, hsize_t n, int steps) {
+void bdcats(const Layer& layer, const std::string& path, hsize_t n, int steps) {
   std::vector<float> f(n);
   std::vector<int> ids(n);
-  hid_t fapl = mpio_fapl();
+  hid_t fapl = mpio_fapl(layer);
   hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
   H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -136,11 +160,12 @@ void bdcats(const std::string& path, hsize_t n, int steps) {
 
 // Each rank works in its own file (metadata operations on a shared file are collective in
 // parallel HDF5, which would measure MPI, not the connector).
-void metadata(const std::string& dir, int groups, int dsets, int attrs) {
+void metadata(const Layer& layer, const std::string& dir, int groups, int dsets, int attrs) {
   std::string path = dir + "/meta-" + std::to_string(g_rank) + ".h5";
+  hid_t fapl = file_access(layer);
   MPI_Barrier(MPI_COMM_WORLD);
   Timer t;
-  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   check(file >= 0, "H5Fcreate");
   const hsize_t four = 4;
   hid_t space = H5Screate_simple(1, &four, nullptr);
@@ -163,7 +188,7 @@ void metadata(const std::string& dir, int groups, int dsets, int attrs) {
     H5Gclose(grp);
   }
   H5Fclose(file);
-  file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl);
   int sum = 0;
   for (int g = 0; g < groups; ++g) {
     for (int d = 0; d < dsets; ++d) {
@@ -183,15 +208,16 @@ void metadata(const std::string& dir, int groups, int dsets, int attrs) {
   H5Sclose(space);
   H5Sclose(scalar);
   report("metadata", t);
+  H5Pclose(fapl);
   check(sum == groups * dsets * attrs * (attrs - 1) / 2, "metadata read back");
 }
 
 // One dataset of `n` ints per rank, written (or read back) one element per call; `to_file`: with
 // no sieve buffer, each call reaches the file.
-void small_transfers(const std::string& dir, hsize_t n, bool write, bool to_file) {
+void small_transfers(const Layer& layer, const std::string& dir, hsize_t n, bool write, bool to_file) {
   std::string path = dir + (to_file ? "/small-io-" : "/small-") + std::to_string(g_rank) + ".h5";
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  check(fapl >= 0 && (!to_file || H5Pset_sieve_buf_size(fapl, 0) >= 0), "small file access");
+  hid_t fapl = file_access(layer);
+  check((!to_file || H5Pset_sieve_buf_size(fapl, 0) >= 0), "small file access");
   MPI_Barrier(MPI_COMM_WORLD);
   Timer t;
   hid_t file = write ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
@@ -225,43 +251,83 @@ void small_transfers(const std::string& dir, hsize_t n, bool write, bool to_file
 
 }  // namespace
 
+// The layers of a paired run: native, then each "name info" connector string.
+std::vector<Layer> paired_layers(char** first, char** last) {
+  std::vector<Layer> layers{{"native", H5VL_NATIVE, nullptr}};
+  for (char** c = first; c != last; ++c) {
+    std::string spec = *c, name = spec.substr(0, spec.find(' '));
+    std::string info = name.size() < spec.size() ? spec.substr(name.size() + 1) : "";
+    // HDF5's own pass-through is built in, registered by its function rather than found by name.
+    Layer l{
+        name,
+        name == "pass_through" ? H5VL_PASSTHRU : H5VLregister_connector_by_name(name.c_str(), H5P_DEFAULT),
+        nullptr};
+    check(l.connector >= 0, "registering a paired connector");
+    check(info.empty() || H5VLconnector_str_to_info(info.c_str(), l.connector, &l.info) >= 0,
+          "connector info");
+    layers.push_back(l);
+  }
+  return layers;
+}
+
+// The first file operation carries each layer's one-time setup (for provio: identity, output
+// directory and file); timed on its own so that the kernels measure the steady state.
+void warm_up(const Layer& layer, const std::string& dir) {
+  hid_t fapl = file_access(layer);
+  MPI_Barrier(MPI_COMM_WORLD);
+  Timer t;
+  std::string warm = dir + "/warmup-" + std::to_string(g_rank) + ".h5";
+  hid_t f = H5Fcreate(warm.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  check(f >= 0 && H5Fclose(f) >= 0, "warm-up file");
+  report("startup", t);
+  H5Pclose(fapl);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  if (argc != 8 && argc != 9) {
-    if (g_rank == 0) std::fprintf(stderr, "usage: vol_bench DIR N T G D A S [KERNEL,...]\n");
+  if (argc < 8 || argc == 10) {
+    if (g_rank == 0)
+      std::fprintf(stderr, "usage: vol_bench DIR N T G D A S [KERNEL,... [ROUNDS CONNECTOR...]]\n");
     MPI_Finalize();
     return 1;
   }
   std::string dir = argv[1];
   hsize_t n = std::strtoull(argv[2], nullptr, 10);
   int steps = std::atoi(argv[3]);
-  H5open();  // load the connector before any kernel is timed
-  // The first file operation carries each layer's one-time setup (for provio: identity, output
-  // directory and file); timed on its own so that the kernels measure the steady state.
-  {
-    MPI_Barrier(MPI_COMM_WORLD);
-    Timer t;
-    std::string warm = dir + "/warmup-" + std::to_string(g_rank) + ".h5";
-    hid_t f = H5Fcreate(warm.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    check(f >= 0 && H5Fclose(f) >= 0, "warm-up file");
-    report("startup", t);
-  }
+  hsize_t small = std::strtoull(argv[7], nullptr, 10);
   std::string kernels =
       "," +
-      std::string(argc == 9 ? argv[8]
+      std::string(argc >= 9 ? argv[8]
                             : "vpic,bdcats,metadata,small_write,small_read,small_io_write,small_io_read") +
       ",";
   auto wanted = [&](const char* k) { return kernels.find("," + std::string(k) + ",") != std::string::npos; };
-  hsize_t small = std::strtoull(argv[7], nullptr, 10);
-  if (wanted("vpic")) vpic(dir + "/vpic.h5", n, steps);
-  if (wanted("bdcats")) bdcats(dir + "/vpic.h5", n, steps);
-  if (wanted("metadata")) metadata(dir, std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
-  if (wanted("small_write")) small_transfers(dir, small, true, false);
-  if (wanted("small_read")) small_transfers(dir, small, false, false);
-  if (wanted("small_io_write")) small_transfers(dir, small, true, true);
-  if (wanted("small_io_read")) small_transfers(dir, small, false, true);
+  H5open();  // load the connector before any kernel is timed
+  const bool paired = argc > 10;
+  const int rounds = paired ? std::atoi(argv[9]) : 1;
+  const std::vector<Layer> layers =
+      paired ? paired_layers(argv + 10, argv + argc) : std::vector<Layer>{Layer{}};
+  for (const Layer& layer : layers) {
+    g_layer = layer.label.c_str();
+    warm_up(layer, dir);
+  }
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+      const Layer& layer = layers[(i + r) % layers.size()];  // rotated: no layer always runs first
+      g_layer = layer.label.c_str();
+      if (wanted("vpic")) vpic(layer, dir + "/vpic.h5", n, steps);
+      if (wanted("bdcats")) bdcats(layer, dir + "/vpic.h5", n, steps);
+      if (wanted("metadata"))
+        metadata(layer, dir, std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
+      if (wanted("small_write")) small_transfers(layer, dir, small, true, false);
+      if (wanted("small_read")) small_transfers(layer, dir, small, false, false);
+      if (wanted("small_io_write")) small_transfers(layer, dir, small, true, true);
+      if (wanted("small_io_read")) small_transfers(layer, dir, small, false, true);
+    }
+  }
+  for (const Layer& layer : layers)
+    if (layer.info) H5VLfree_connector_info(layer.connector, layer.info);
   MPI_Finalize();
   return 0;
 }

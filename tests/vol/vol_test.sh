@@ -13,6 +13,7 @@
 #   vol_test.sh noclose    SAMPLE PYTHON                    a program that never closes its file
 #   vol_test.sh options    SAMPLE                           provio options in the info string configure the core
 #   vol_test.sh volume     BENCH                            issue 11: summary writes less than trace
+#   vol_test.sh per-file   BENCH                            provio chosen per file (H5Pset_vol), beside native files
 # Environment: PROVIO_PLUGIN_DIR (the directory holding libprovio_vol.so),
 # PROVIO_VOL_PRELOAD (sanitizer runtimes for a sanitizer build; serial runs only),
 # OMPI_* set by the caller for mpirun as root.
@@ -242,6 +243,22 @@ cmd_volume() {
   echo "summary $summary bytes <= trace $trace bytes"
 }
 
+# A program that opens some files through provio with H5Pset_vol and others natively, in one
+# process (no HDF5_VOL_CONNECTOR), as bench/vol/paired's runs do: vol_bench's metadata kernel,
+# 2 rounds through each layer (2 groups x 3 datasets each). Only provio's rounds are recorded, and
+# each of them whole: 12 dataset creations.
+cmd_per_file() {
+  local bench=$1 creates
+  mkdir data
+  LD_PRELOAD="${PROVIO_VOL_PRELOAD:-}" HDF5_PLUGIN_PATH="$PROVIO_PLUGIN_DIR" PROVIO_DIR="$work/prov" \
+    env -u HDF5_VOL_CONNECTOR "$bench" data 1 1 2 3 2 10 metadata 2 "$connector" >out.txt || fail "paired run failed"
+  [ "$(grep -c '^metadata provio ' out.txt)" = 2 ] && [ "$(grep -c '^metadata native ' out.txt)" = 2 ] ||
+    { cat out.txt; fail "not every round ran"; }
+  creates=$(grep -ho ':api "H5Dcreate"[^.]*:count [0-9]*' prov/*.ttl | awk '{s += $NF} END {print s + 0}')
+  [ "$creates" = 12 ] || fail "$creates dataset creations recorded, 12 made through provio"
+  echo "per-file connector: provio's 12 dataset creations recorded, the native files' none"
+}
+
 cmd=$1; shift
 case "$cmd" in
   api-suite) cmd_api_suite "$@" ;;
@@ -254,5 +271,6 @@ case "$cmd" in
   noclose) cmd_noclose "$@" ;;
   options) cmd_options "$@" ;;
   volume) cmd_volume "$@" ;;
+  per-file) cmd_per_file "$@" ;;
   *) fail "unknown subcommand $cmd" ;;
 esac
