@@ -24,10 +24,10 @@ struct Timing : model::clock::Timing {
 };
 
 // This thread's clock bases (model/tick_clock.h) and libprovio recording state, in one
-// thread-local: a callback looks it up once (this_thread()). Default TLS model: the plugin is
+// thread-local: a callback looks it up once (this_thread()). Not initial-exec: the plugin is
 // loaded by dlopen, where initial-exec TLS may find no static TLS space left and fail the load;
-// each lookup is then a __tls_get_addr call. Plain data: the plugin may be unloaded while
-// threads live on.
+// on x86-64 a lookup goes through a TLS descriptor instead (src/vol/CMakeLists.txt). Plain data:
+// the plugin may be unloaded while threads live on.
 struct VolThread {
   model::clock::ThreadClock clock;
   store::ThreadState* state;
