@@ -154,15 +154,10 @@ inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
   return true;
 }
 
-// Inline in record(): a key met recently costs no call, no hash and no probe; any other an append.
-inline void ThreadLog::add_summary(const model::Event& ev) {
+// Null in a trace log, whose recent_ stays empty.
+inline SummarySlot* ThreadLog::recent_slot(const model::Event& ev) const {
   SummarySlot* recent = recent_[recent_index(ev, kRecent)];
-  if (recent && has_key(recent, ev)) {
-    add_to_slot(*recent, ev);
-    return;
-  }
-  pending_[pending_used_++] = ev;
-  if (pending_used_ == kPending) add_pending();
+  return recent && has_key(recent, ev) ? recent : nullptr;
 }
 
 void ThreadLog::add_pending() {
@@ -215,12 +210,40 @@ void ThreadLog::restart_summary() {
   return added || add_to_slot(*s, ev);
 }
 
+// A summary log's call of a recent key with nothing to flush (a loop repeating one call) is done
+// here, in code that calls nothing and so needs no frame; every other call continues in
+// record_claimed() (a new key, a flush due, a trace log: its recent_ stays empty) or record_slow()
+// (a claim that must wait), as a tail call.
 void ThreadLog::record(const model::Event& ev) {
+  std::uint8_t expected = kIdle;
+  if (!state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire)) return record_slow(ev);
+  SummarySlot* recent = recent_slot(ev);
+  if (!recent || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
+    return record_claimed(ev, recent);
+  }
+  ++recorded_;
+  add_to_slot(*recent, ev);
+  release();
+}
+
+void ThreadLog::record_slow(const model::Event& ev) {
   if (!claim_as_owner()) return;
+  record_claimed(ev, recent_slot(ev));
+}
+
+void ThreadLog::record_claimed(const model::Event& ev, SummarySlot* recent) {
   ++recorded_;
   // The trace path out of line: the summary path is then straight-line code from here to
   // release(), in fewer instruction-cache lines.
-  bool flush = level_ == model::Level::kTrace ? add_trace(ev) : (add_summary(ev), false);
+  bool flush = false;
+  if (level_ == model::Level::kTrace) {
+    flush = add_trace(ev);
+  } else if (recent) {
+    add_to_slot(*recent, ev);
+  } else {  // a new key waits in the batch
+    pending_[pending_used_++] = ev;
+    if (pending_used_ == kPending) add_pending();
+  }
   if (flush || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
     flush_locked();
   }

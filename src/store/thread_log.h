@@ -122,8 +122,13 @@ class alignas(64) ThreadLog {
   bool claim_contended(std::uint8_t seen);
   void release() { state_.store(kIdle, std::memory_order_release); }
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
-  // Adds the event to its recent slot, or to the pending batch (adding the batch when full).
-  void add_summary(const model::Event& ev);
+  // record() past its common case: claims the log (waiting if it must), then record_claimed().
+  [[gnu::noinline]] void record_slow(const model::Event& ev);
+  // record() with the log claimed: adds the event to `recent` (its recent slot, or null), to the
+  // pending batch or to the trace buffer, flushes if due, and releases the log.
+  [[gnu::noinline]] void record_claimed(const model::Event& ev, SummarySlot* recent);
+  // The slot of `ev`'s key if it is among the recent ones (summary), else null.
+  SummarySlot* recent_slot(const model::Event& ev) const;
   // Appends the event to the trace buffer, handing a full one to the background writer; true
   // when the buffer is full still (the writer refused it): flush now.
   [[gnu::noinline]] bool add_trace(const model::Event& ev);

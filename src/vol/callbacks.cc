@@ -162,6 +162,11 @@ namespace {
 class UnderObjects {
  public:
   UnderObjects(std::size_t count, void* dset[]) {
+    if (count == 1) {  // every H5Dwrite and H5Dread: no loop
+      inline_[0] = as_obj(dset[0])->under;
+      ok_ = true;
+      return;
+    }
     if (count > kInline) {
       heap_.reset(new (std::nothrow) void*[count]);
       if (!heap_) return;
@@ -202,17 +207,22 @@ class UnderObjects {
   }
 }
 
-// One event per dataset of a (multi-)dataset transfer.
-void record_transfers(Op op, std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[],
-                      hid_t file_space[], hid_t dxpl, const Timing& t) {
+// One event per dataset of a (multi-)dataset transfer. Inline in its callback: a single
+// dataset's event (every H5Dwrite and H5Dread) then costs no frame of its own, and the API is
+// known from `op` at compile time.
+template <Op op>
+[[gnu::always_inline]] inline void record_transfers(std::size_t count, void* dset[], hid_t mem_type[],
+                                                    hid_t mem_space[], hid_t file_space[], hid_t dxpl,
+                                                    const Timing& t) {
   if (!tracks(EntityClass::kDataset)) return;
-  const bool multi = count > 1;
-  const model::ApiId api = op == Op::kRead ? (multi ? apis().Dread_multi : apis().Dread)
-                                           : (multi ? apis().Dwrite_multi : apis().Dwrite);
-  const std::uint8_t flags = transfer_flags(as_obj(dset[0]), dxpl);
-  if (multi) return record_shares(op, api, flags, count, dset, mem_type, mem_space, file_space, t);
   Obj* o = as_obj(dset[0]);
-  emit(op, api, entity_of(o), t, transfer_bytes(o, mem_type[0], mem_space[0], file_space[0]), flags);
+  const std::uint8_t flags = transfer_flags(o, dxpl);
+  if (count > 1) {
+    return record_shares(op, op == Op::kRead ? apis().Dread_multi : apis().Dwrite_multi, flags, count, dset,
+                         mem_type, mem_space, file_space, t);
+  }
+  emit(op, op == Op::kRead ? apis().Dread : apis().Dwrite, entity_of(o), t,
+       transfer_bytes(o, mem_type[0], mem_space[0], file_space[0]), flags);
 }
 
 // Multi-dataset read and write: one body over the under function and the buffer type.
@@ -234,7 +244,7 @@ herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t
     return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req);
   });
   wrap_request(req, id);
-  if (r >= 0 && s.on) record_transfers(op, count, dset, mem_type, mem_space, file_space, dxpl, t);
+  if (r >= 0 && s.on) record_transfers<op>(count, dset, mem_type, mem_space, file_space, dxpl, t);
   return r;
 }
 

@@ -181,8 +181,7 @@ const std::string& path_of(Obj* o) {
   return o->path;
 }
 
-EntityId entity_of(Obj* o) {
-  if (o->entity != kNoEntity) return o->entity;
+EntityId name_entity(Obj* o) {
   EntityId f = file_of(o);
   if (f == kNoEntity) return kNoEntity;
   if (o->type == H5I_FILE) return o->entity = f;

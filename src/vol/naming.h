@@ -43,8 +43,12 @@ inline model::EntityId file_of(Obj* o) {
 const std::string& path_of(Obj* o);
 
 // The entity of a file, group, dataset or named datatype wrapper (attributes get theirs at
-// create/open), interned on first need; kNoEntity when it cannot be named.
-model::EntityId entity_of(Obj* o);
+// create/open), interned on first need (name_entity: the rest of its first call); kNoEntity when
+// it cannot be named. Inline: every recorded call on a named object asks.
+model::EntityId name_entity(Obj* o);
+inline model::EntityId entity_of(Obj* o) {
+  return o->entity != model::kNoEntity ? o->entity : name_entity(o);
+}
 
 // The full path named by (parent, loc, name), empty when it cannot be known without asking
 // (by index or token), or when there is no name (anonymous objects).

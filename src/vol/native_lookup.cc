@@ -2,6 +2,7 @@
 #include "vol/native_lookup.h"
 
 #include <atomic>
+#include <cstdint>
 
 // HDF5 1.14's declarations (H5Iprivate.h, H5Sprivate.h, H5Aprivate.h, H5Apkg.h, H5Tprivate.h,
 // H5VLnative_private.h), with the library's structs as void. Weak: an HDF5 that does not export them leaves
@@ -21,6 +22,31 @@ herr_t H5VL_native_get_file_struct(void* obj, H5I_type_t type, void** file) __at
 namespace provio::vol {
 namespace {
 
+// HDF5 1.14's record of an ID and of an ID type (H5Ipkg.h: H5I_id_info_t, H5I_type_info_t), up
+// to the fields read here.
+struct IdRecord {
+  hid_t id;
+  unsigned count;
+  unsigned app_count;
+  const void* object;
+  bool is_future;
+};
+struct IdTypeRecord {
+  const void* cls;
+  unsigned init_count;
+  std::uint64_t id_count;
+  std::uint64_t nextid;
+  const IdRecord* last_id_info;  // the ID the library looked up last, or null
+};
+
+}  // namespace
+}  // namespace provio::vol
+
+extern "C" provio::vol::IdTypeRecord* H5I_type_info_array_g[] __attribute__((weak));
+
+namespace provio::vol {
+namespace {
+
 // Set at connector initialisation, before any callback; atomic for the threads that read it.
 std::atomic<bool> g_usable{false};
 
@@ -28,8 +54,46 @@ bool usable() {
   return g_usable.load(std::memory_order_relaxed);
 }
 
+// How space_object() finds a dataspace: through H5I_object_verify alone, or first in the
+// library's own memory of the last dataspace ID it looked up (H5I__find_id keeps one per ID
+// type, and clears it when that ID goes). A transfer's callback asks for the memory space the
+// native connector has just looked up last, so the answer is there: two loads and a compare,
+// where H5I_object_verify is ~46 instructions (issue 11, tenth VOL pass). The records' layout is
+// 1.14's; it is checked once, against H5I_object_verify's own answer, before it is trusted.
+enum SpaceLookup : std::uint8_t { kVerify, kUnchecked, kLastId };
+std::atomic<std::uint8_t> g_space_lookup{kVerify};
+
+const IdRecord* last_space_id() {
+  const IdTypeRecord* type = H5I_type_info_array_g[H5I_DATASPACE];
+  return type ? type->last_id_info : nullptr;
+}
+
+// After H5I_object_verify found `space` as `object`, the library's last dataspace ID is `space`:
+// the layout is 1.14's if the record read there says so.
+[[gnu::noinline]] void check_last_id(hid_t space, const void* object) {
+  const IdRecord* last = last_space_id();
+  bool same = last && last->id == space && last->object == object && !last->is_future;
+  g_space_lookup.store(same ? kLastId : kVerify, std::memory_order_relaxed);
+}
+
+// The dataspace of `space` through H5I_object_verify (checking the layout the first time).
+[[gnu::noinline]] const void* verify_space(hid_t space) {
+  const void* object = H5I_object_verify(space, H5I_DATASPACE);
+  if (object && g_space_lookup.load(std::memory_order_relaxed) == kUnchecked) check_last_id(space, object);
+  return object;
+}
+
+// The dataspace of `space` if it is the library's last one (kLastId only), else null. Inline:
+// a caller's common case then needs no frame, and implies usable().
+[[gnu::always_inline]] inline const void* last_space(hid_t space) {
+  if (g_space_lookup.load(std::memory_order_relaxed) != kLastId) return nullptr;
+  const IdRecord* last = last_space_id();
+  return last && last->id == space && !last->is_future ? last->object : nullptr;
+}
+
 const void* space_object(hid_t space) {
-  return H5I_object_verify(space, H5I_DATASPACE);
+  const void* object = last_space(space);
+  return object ? object : verify_space(space);
 }
 
 // The types whose file the native connector finds: any other fails inside, after pushing an
@@ -60,15 +124,19 @@ void init_native_lookups() {
                      H5I_object_verify && H5S_get_select_npoints && H5S_get_simple_extent_npoints &&
                      H5A__get_info && H5A_type && H5T_get_size && H5VL__native_file_get,
                  std::memory_order_relaxed);
+  g_space_lookup.store(usable() && H5I_type_info_array_g ? kUnchecked : kVerify, std::memory_order_relaxed);
 }
 
 std::int64_t selected_points(hid_t space) {
-  if (usable()) {
-    const void* s = space_object(space);
-    return s ? static_cast<std::int64_t>(H5S_get_select_npoints(s)) : -1;
+  const void* s = last_space(space);
+  if (!s) {
+    if (!usable()) {
+      hssize_t n = H5Sget_select_npoints(space);
+      return n < 0 ? -1 : static_cast<std::int64_t>(n);
+    }
+    s = verify_space(space);
   }
-  hssize_t n = H5Sget_select_npoints(space);
-  return n < 0 ? -1 : static_cast<std::int64_t>(n);
+  return s ? static_cast<std::int64_t>(H5S_get_select_npoints(s)) : -1;
 }
 
 std::int64_t extent_points(hid_t space) {

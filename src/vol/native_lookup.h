@@ -9,7 +9,8 @@
 // small transfer cost. The internal accessors neither clear nor push anything.
 // Hard rule: an internal accessor is called only on a native connector's object or on a valid
 // dataspace id, and only in 1.14.x, whose signatures these are (checked at run time, once);
-// anything else takes the public path, unchanged.
+// anything else takes the public path, unchanged. The library's ID records are read only inside
+// a callback (the library's lock held) and only once their layout has been checked.
 #pragma once
 
 #include <hdf5.h>

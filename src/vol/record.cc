@@ -57,20 +57,11 @@ void refine_rank() {
   done.store(true, std::memory_order_relaxed);
 }
 
-std::uint8_t transfer_flags(const Obj* o, hid_t dxpl) {
-  if (!o->mpio) return model::kFlagNone;
+std::uint8_t mpio_transfer_flags(hid_t dxpl) {
   H5FD_mpio_xfer_t mode = H5FD_MPIO_INDEPENDENT;
   if (H5Pget_dxpl_mpio(dxpl, &mode) < 0) return model::kFlagNone;
   return mode == H5FD_MPIO_COLLECTIVE ? model::kFlagCollective : model::kFlagIndependent;
 }
-
-namespace {
-
-bool real_space(hid_t s) {
-  return s != H5S_ALL && s != H5S_BLOCK && s != H5S_PLIST && s > 0;
-}
-
-}  // namespace
 
 // HDF5's predefined native types are immutable, so their sizes are the C types' and need no
 // H5Tget_size (an API call and an id lookup on every transfer). Their ids are read each time:
@@ -129,20 +120,6 @@ std::int64_t points_of(Obj* o) {
   o->points = extent_points(space);
   H5Sclose(space);
   return o->points;
-}
-
-std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid_t file_space) {
-  std::int64_t n = -1;
-  if (real_space(mem_space)) {
-    n = selected_points(mem_space);
-  } else if (real_space(file_space)) {
-    n = selected_points(file_space);
-  } else {
-    n = points_of(o);
-  }
-  std::size_t size = type_size(mem_type);
-  if (n <= 0 || size == 0) return 0;
-  return static_cast<std::uint64_t>(n) * size;
 }
 
 }  // namespace provio::vol

@@ -12,6 +12,7 @@
 #include "model/entities.h"
 #include "model/tick_clock.h"
 #include "store/recorder.h"
+#include "vol/native_lookup.h"
 #include "vol/object.h"
 
 namespace provio::vol {
@@ -23,10 +24,10 @@ struct Timing : model::clock::Timing {
 };
 
 // This thread's clock bases (model/tick_clock.h) and libprovio recording state, in one
-// thread-local: a callback looks it up once (this_thread()). Default TLS model: the plugin is
+// thread-local: a callback looks it up once (this_thread()). Not initial-exec: the plugin is
 // loaded by dlopen, where initial-exec TLS may find no static TLS space left and fail the load;
-// each lookup is then a __tls_get_addr call. Plain data: the plugin may be unloaded while
-// threads live on.
+// on x86-64 a lookup goes through a TLS descriptor instead (src/vol/CMakeLists.txt). Plain data:
+// the plugin may be unloaded while threads live on.
 struct VolThread {
   model::clock::ThreadClock clock;
   store::ThreadState* state;
@@ -61,8 +62,13 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
 // MPI rank from MPI itself once it is up (the launcher environment is the fallback).
 void refine_rank();
 
-// Collective or independent, for a transfer on a file opened with the MPI-IO driver.
-std::uint8_t transfer_flags(const Obj* o, hid_t dxpl);
+// Collective or independent, for a transfer on a file opened with the MPI-IO driver (the
+// transfer property list `dxpl` says which); none on any other file.
+std::uint8_t mpio_transfer_flags(hid_t dxpl);
+inline std::uint8_t transfer_flags(const Obj* o, hid_t dxpl) {
+  if (!o->mpio) return model::kFlagNone;
+  return mpio_transfer_flags(dxpl);
+}
 
 // Elements in the dataset's (or attribute's) whole extent, cached on the wrapper.
 std::int64_t points_of(Obj* o);
@@ -70,7 +76,20 @@ std::int64_t points_of(Obj* o);
 // The size of memory type `type` in bytes (0 when HDF5 cannot say).
 std::size_t type_size(hid_t type);
 
-// Bytes one dataset transfer moves: selected elements × memory type size.
-std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid_t file_space);
+// Whether a transfer's dataspace argument is a dataspace of its own (not H5S_ALL and the like).
+inline bool real_space(hid_t s) {
+  return s != H5S_ALL && s != H5S_BLOCK && s != H5S_PLIST && s > 0;
+}
+
+// Bytes one dataset transfer moves: selected elements × memory type size. Inline in the
+// transfer callbacks: every H5Dwrite and H5Dread asks, and as a function it was a frame of its own.
+inline std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid_t file_space) {
+  std::int64_t n = real_space(mem_space)    ? selected_points(mem_space)
+                   : real_space(file_space) ? selected_points(file_space)
+                                            : points_of(o);
+  std::size_t size = type_size(mem_type);
+  if (n <= 0 || size == 0) return 0;
+  return static_cast<std::uint64_t>(n) * size;
+}
 
 }  // namespace provio::vol

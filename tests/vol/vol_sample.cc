@@ -151,6 +151,20 @@ void ops(const char* path) {
   check(H5Dwrite_multi(3, dsets, types, all, all, H5P_DEFAULT, wbufs) >= 0, "H5Dwrite_multi");
   void* rbufs[2] = {ai.data(), bd.data()};
   check(H5Dread_multi(2, dsets, types, all, all, H5P_DEFAULT, rbufs) >= 0, "H5Dread_multi");
+  // The same with selections of their own (3 of a's elements, 5 of b's), then one H5Dread: the
+  // bytes come from dataspaces that are not the last the library looked up (the multi-dataset
+  // transfer's first) and from the one that is (the single read's memory space), src/vol/native_lookup.cc.
+  const hsize_t from = 2, three = 3, five = 5;
+  hid_t fa = H5Dget_space(a), fb = H5Dget_space(b);
+  hid_t m3 = H5Screate_simple(1, &three, nullptr), m5 = H5Screate_simple(1, &five, nullptr);
+  check(H5Sselect_hyperslab(fa, H5S_SELECT_SET, &from, nullptr, &three, nullptr) >= 0 &&
+            H5Sselect_hyperslab(fb, H5S_SELECT_SET, &from, nullptr, &five, nullptr) >= 0,
+        "select");
+  hid_t mems[2] = {m3, m5}, files[2] = {fa, fb};
+  check(H5Dread_multi(2, dsets, types, mems, files, H5P_DEFAULT, rbufs) >= 0,
+        "H5Dread_multi with selections");
+  check(H5Dread(b, H5T_NATIVE_DOUBLE, m5, fb, H5P_DEFAULT, bd.data()) >= 0, "H5Dread with a selection");
+  for (hid_t s : {fa, fb, m3, m5}) H5Sclose(s);
   const hsize_t n20b = 20;
   check(H5Dset_extent(a, &n20b) >= 0, "H5Dset_extent");
   check(H5Dwrite(a, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, std::vector<int>(20, 1).data()) >= 0,
