@@ -312,7 +312,7 @@ EntityId path_entity_lookup(int dirfd, const char* path, bool follow, EntityClas
 }
 
 // bind_opened() for a name that is not the thread's last lookup.
-EntityId bind_opened_lookup(int fd, int dirfd, const char* path, bool directory) {
+EntityId bind_opened_lookup(int fd, int dirfd, const char* path, bool directory, std::uint32_t slot_flags) {
   EntityClass cls = directory ? EntityClass::kDirectory : EntityClass::kFile;
   std::uint32_t value = kIgnored;
   bool cacheable = detail::cacheable(dirfd, path);
@@ -337,7 +337,7 @@ EntityId bind_opened_lookup(int fd, int dirfd, const char* path, bool directory)
       if (cacheable) cache_fill(slot, name, value, gen);
     }
   }
-  fd_table().set(fd, value == kIgnored ? kIgnored : value | kUsed);
+  fd_table().set(fd, value == kIgnored ? kIgnored : value | kUsed | slot_flags);
   return value == kIgnored ? model::kNoEntity : value;
 }
 

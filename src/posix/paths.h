@@ -78,20 +78,24 @@ inline bool cacheable(int dirfd, const char* path) {
   return path && (path[0] == '/' || dirfd == AT_FDCWD);
 }
 
-model::EntityId bind_opened_lookup(int fd, int dirfd, const char* path, bool directory);
+model::EntityId bind_opened_lookup(int fd, int dirfd, const char* path, bool directory,
+                                   std::uint32_t slot_flags);
 model::EntityId path_entity_lookup(int dirfd, const char* path, bool follow, model::EntityClass cls);
 }  // namespace detail
 
 // After a successful open of `path` (relative to `dirfd`) that returned `fd`: which entity fd now
-// names, also stored in the descriptor table. kNoEntity when not tracked.
-inline model::EntityId bind_opened(int fd, int dirfd, const char* path, bool directory) {
+// names, also stored in the descriptor table with `slot_flags` (kWritten for an open that
+// truncates or creates: one store where marking it afterwards took a second, and a call).
+// kNoEntity when not tracked.
+inline model::EntityId bind_opened(int fd, int dirfd, const char* path, bool directory,
+                                   std::uint32_t slot_flags = 0) {
   std::uint32_t value;
   // Same key as path_entity's follow lookups: open follows symlinks too.
   std::uint8_t kind =
       detail::kind_of(true, directory ? model::EntityClass::kDirectory : model::EntityClass::kFile);
   if (!(detail::cacheable(dirfd, path) && detail::last_hit(path, kind, &value)))
-    return detail::bind_opened_lookup(fd, dirfd, path, directory);
-  fd_table().set(fd, value == kIgnored ? kIgnored : value | kUsed);
+    return detail::bind_opened_lookup(fd, dirfd, path, directory, slot_flags);
+  fd_table().set(fd, value == kIgnored ? kIgnored : value | kUsed | slot_flags);
   return value == kIgnored ? model::kNoEntity : value;
 }
 

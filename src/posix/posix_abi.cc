@@ -76,13 +76,18 @@ using model::kNoEntity;
 using model::kNoOffset;
 using model::Op;
 
-void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes, std::int64_t offset, const Timing& t,
-          EntityId other = kNoEntity) {
+[[gnu::always_inline]] inline void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes,
+                                        std::int64_t offset, const Timing& t, EntityId other = kNoEntity) {
   if (e == kNoEntity) return;
   // POSIX calls HDF5 makes inside a VOL callback: the connector records the HDF5 call; these
   // stay visible but marked (kFlagNested), and the I/O statistics skip them (docs/posix.md).
-  store::record_marking_nested(store_state(), model::Event{op, model::kFlagNone, api, e, other, bytes, offset,
-                                                           t.start_ns, t.elapsed_ns});
+  // The event is built before the state is looked up: a thread's first lookup calls into
+  // libprovio, and nothing then lives across that call. Always inline: out of line (as GCC left
+  // it in some recorders) the call and its frame were ~15 instructions per event.
+  model::Event ev{op, model::kFlagNone, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns};
+  store::ThreadState* state = store_state();
+  ev.flags = store::nested_flag(state);
+  store::record_as_owner(state, ev);
 }
 
 // A transfer through a descriptor. A write makes its close end a write epoch; a read carries the
@@ -162,9 +167,11 @@ template <typename Fn>
 auto opened(const Symbol<Fn>& sym, int dirfd, const char* path, int flags) {
   return [&sym, dirfd, path, flags](int fd, const Timing& t) {
     if (fd < 0) return;
-    EntityId e = bind_opened(fd, dirfd, path, (flags & O_DIRECTORY) != 0);
+    bool truncating = (flags & O_TRUNC) || creates(flags);  // starts a write epoch
+    EntityId e = bind_opened(fd, dirfd, path, (flags & O_DIRECTORY) != 0, truncating ? kWritten : 0);
     emit(creates(flags) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
-    if ((flags & O_TRUNC) || creates(flags)) mark_written(fd);  // truncating starts a write epoch
+    // After the record (emit_transfer says why); an untracked file starts no epoch.
+    if (truncating && e != kNoEntity) note_write_epoch();
   };
 }
 
@@ -310,16 +317,17 @@ auto on_stream_open(const Symbol<Fn>& sym, const char* path, const char* mode) {
     if (!f) return;
     int fd = stream_fd(f);
     if (fd < 0) return;
+    bool creating = mode_creates(mode);
     EntityId e;
     if (path) {
-      e = bind_opened(fd, AT_FDCWD, path, false);
+      e = bind_opened(fd, AT_FDCWD, path, false, creating ? kWritten : 0);
     } else {  // freopen(NULL, mode, f): same file, new mode
       fd_table().clear(fd);
       e = fd_entity(fd);
+      if (creating && e != kNoEntity) fd_table().set(fd, e | kUsed | kWritten);
     }
-    bool creating = mode_creates(mode);
     emit(creating ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
-    if (creating) mark_written(fd);
+    if (creating && e != kNoEntity) note_write_epoch();  // as in opened()
   };
 }
 
@@ -642,7 +650,7 @@ PROVIO_EXPORT int close(int fd) {
   PendingVersion pending = before_close(fd);
   int result = traced(
       s_close,
-      [fd, pending](int r, const Timing& t) {
+      [fd, &pending](int r, const Timing& t) {
         if (r == 0) record_close(s_close.api(), fd, t, pending);
       },
       fd);
@@ -940,7 +948,7 @@ PROVIO_EXPORT int fclose(FILE* f) {
   PendingVersion pending = before_close(fd);
   int result = traced(
       s_fclose,
-      [fd, pending](int r, const Timing& t) {
+      [fd, &pending](int r, const Timing& t) {
         if (r == 0) record_close(s_fclose.api(), fd, t, pending);
       },
       f);

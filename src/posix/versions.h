@@ -31,13 +31,25 @@
 
 namespace provio::posix {
 
+// A write epoch started (kWritten set in a descriptor's slot): the first of the image registers
+// the exit handler that names the versions of descriptors still open at exit. Inline: one load
+// once registered (every fopen of a file for writing starts an epoch).
+namespace detail {
+extern std::atomic<pid_t> g_exit_pid;  // the image that registered it, 0 before
+void register_exit_versions();
+}  // namespace detail
+inline void note_write_epoch() {
+  if (detail::g_exit_pid.load(std::memory_order_relaxed) == 0) detail::register_exit_versions();
+}
+
 // A write or truncation through `fd`: its close will end a write epoch. Inline for the common
-// case, a descriptor already marked: one load of its slot.
-void mark_first_write(int fd, std::uint32_t slot);
+// case, a descriptor already marked: one load of its slot. (An open that truncates marks its slot
+// as it binds it: bind_opened's `slot_flags`.)
 inline void mark_written(int fd) {
   std::uint32_t v = fd_table().get(fd);
   if (v == kIgnored || v == kUnknown || (v & kWritten)) return;
-  mark_first_write(fd, v);
+  fd_table().set(fd, v | kWritten);
+  note_write_epoch();
 }
 
 // The version each descriptor below FdTable::kDirect reads, with the file it was named for:
@@ -74,9 +86,10 @@ PendingVersion stat_before_close(int fd, std::uint32_t slot);
 inline PendingVersion before_close(int fd) {
   std::uint32_t v = fd_table().get(fd);
   if (v == kIgnored || !(v & kWritten) || !slot_used(v)) return {};  // most closes: inline, no stat
-  // A close that continues this thread's run of write epochs of the file: nothing to stat.
+  // A close that continues this thread's run of write epochs of the file: nothing to stat. (Not
+  // asked whether the close is recorded: only its recorder reads the answer.)
   model::EntityId file = slot_entity(v);
-  if (file != model::kNoEntity && run_of(file) && !tls_inside && active()) return {file, 0, 0, true};
+  if (file != model::kNoEntity && run_of(file)) return {file, 0, 0, true};
   return stat_before_close(fd, v);
 }
 

@@ -230,13 +230,6 @@ void record_as_owner(ThreadState* state, const model::Event& ev) {
   if (ThreadLog* log = state->log ? state->log : current_log()) log->record(ev);
 }
 
-void record_marking_nested(ThreadState* state, const model::Event& ev) {
-  if (!inside_hdf5_scope(state)) return record_as_owner(state, ev);
-  model::Event nested = ev;
-  nested.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagNested);
-  record_as_owner(state, nested);
-}
-
 namespace detail {
 std::atomic<std::uint8_t> g_level{0};
 bool read_level_enabled() {

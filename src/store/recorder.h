@@ -68,15 +68,15 @@ struct ThreadState {
   bool detached = false;    // this thread's log was finalised (thread exiting)
 };
 ThreadState* thread_state();
-// record() by the thread that owns `state`, the event as it is: the VOL connector's entry point,
-// and for an event recorded later than its call, with the flags of its time (posix/versions.h's
-// held closes).
+// record() by the thread that owns `state`, the event as it is: the VOL connector's and the
+// preload shim's entry point (the shim's events carry nested_flag() of their time, also those
+// recorded later than their call: posix/versions.h's held closes).
 void record_as_owner(ThreadState* state, const model::Event& ev);
 
 // Marks the thread that owns `state` (by default the calling thread) as running inside an HDF5
 // VOL callback (the connector holds one for the duration of each callback). The preload shim
-// records through record_marking_nested() so that the POSIX calls HDF5 makes meanwhile are
-// tagged kFlagNested and not counted twice (docs/format.md).
+// builds its events with nested_flag() so that the POSIX calls HDF5 makes meanwhile are tagged
+// kFlagNested and not counted twice (docs/format.md).
 class Hdf5Scope {
  public:
   // Inline: the VOL connector holds one per callback, and two calls into libprovio for a counter
@@ -94,15 +94,13 @@ class Hdf5Scope {
  private:
   ThreadState* state_;
 };
-// Whether the thread that owns `state` is inside an HDF5 VOL callback: the mark
-// record_marking_nested() adds, for a caller that records an event later than it happened
-// (posix/versions.h).
-inline bool inside_hdf5_scope(const ThreadState* state) {
-  return state->hdf5_depth != 0;
+// The flag of an event the thread that owns `state` makes now: kFlagNested inside an HDF5 VOL
+// callback, else none. Inline: the preload shim builds every event with it and hands it to
+// record_as_owner(), one call into libprovio per event (a call that added the flag and passed the
+// event on was ~25 instructions of each).
+inline std::uint8_t nested_flag(const ThreadState* state) {
+  return state->hdf5_depth != 0 ? model::kFlagNested : model::kFlagNone;
 }
-// record() by the thread that owns `state`, with kFlagNested added when it is inside an HDF5 VOL
-// callback: the preload shim's entry point, one call for both.
-void record_marking_nested(ThreadState* state, const model::Event& ev);
 
 // Statistics for tests and benchmarks.
 struct Stats {
