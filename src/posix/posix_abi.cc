@@ -324,10 +324,12 @@ auto on_stream_open(const Symbol<Fn>& sym, const char* path, const char* mode) {
     } else {  // freopen(NULL, mode, f): same file, new mode
       fd_table().clear(fd);
       e = fd_entity(fd);
-      if (creating && e != kNoEntity) fd_table().set(fd, e | kUsed | kWritten);
     }
     emit(creating ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
-    if (creating && e != kNoEntity) note_write_epoch();  // as in opened()
+    // After the record, as in opened(). An open by name marked its slot as it bound it; freopen's
+    // slot was bound again, unmarked, by fd_entity().
+    if (creating && !path) mark_written(fd);
+    if (creating && path && e != kNoEntity) note_write_epoch();
   };
 }
 

@@ -154,6 +154,10 @@ inline bool ThreadLog::add_to_slot(SummarySlot& s, const model::Event& ev) {
   return true;
 }
 
+inline bool ThreadLog::flush_due(std::uint64_t time_ns) const {
+  return time_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed);
+}
+
 // Null in a trace log, whose recent_ stays empty.
 inline SummarySlot* ThreadLog::recent_slot(const model::Event& ev) const {
   SummarySlot* recent = recent_[recent_index(ev, kRecent)];
@@ -215,19 +219,17 @@ void ThreadLog::restart_summary() {
 // record_claimed() (a new key, a flush due, a trace log: its recent_ stays empty) or record_slow()
 // (a claim that must wait), as a tail call.
 void ThreadLog::record(const model::Event& ev) {
-  std::uint8_t expected = kIdle;
-  if (!state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire)) return record_slow(ev);
+  std::uint8_t seen;
+  if (!try_claim(seen)) return record_slow(ev, seen);
   SummarySlot* recent = recent_slot(ev);
-  if (!recent || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
-    return record_claimed(ev, recent);
-  }
+  if (!recent || flush_due(ev.start_ns)) return record_claimed(ev, recent);
   ++recorded_;
   add_to_slot(*recent, ev);
   release();
 }
 
-void ThreadLog::record_slow(const model::Event& ev) {
-  if (!claim_as_owner()) return;
+void ThreadLog::record_slow(const model::Event& ev, std::uint8_t seen) {
+  if (!claim_contended(seen)) return;
   record_claimed(ev, recent_slot(ev));
 }
 
@@ -244,9 +246,7 @@ void ThreadLog::record_claimed(const model::Event& ev, SummarySlot* recent) {
     pending_[pending_used_++] = ev;
     if (pending_used_ == kPending) add_pending();
   }
-  if (flush || ev.start_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
-    flush_locked();
-  }
+  if (flush || flush_due(ev.start_ns)) flush_locked();
   release();
 }
 
@@ -280,7 +280,7 @@ void ThreadLog::record(const Record& r) {
       records_->set_overflow(&r);
       flush_locked();
     }
-  } else if (r.time_ns >= next_flush_ns_ || g_write_through.load(std::memory_order_relaxed)) {
+  } else if (flush_due(r.time_ns)) {
     flush_locked();
   }
   release();

@@ -113,17 +113,25 @@ class alignas(64) ThreadLog {
   std::uint64_t recorded() const { return recorded_; }
 
  private:
-  // idle → owner: one compare-and-swap, inline (every record() takes it); the rest out of line.
+  // idle → owner: one compare-and-swap, inline (every record() takes it); false with the state
+  // seen in `seen`, for claim_contended(), out of line.
+  bool try_claim(std::uint8_t& seen) {
+    seen = kIdle;
+    return state_.compare_exchange_strong(seen, kOwner, std::memory_order_acquire);
+  }
   bool claim_as_owner() {
-    std::uint8_t expected = kIdle;
-    return state_.compare_exchange_strong(expected, kOwner, std::memory_order_acquire) ||
-           claim_contended(expected);
+    std::uint8_t seen;
+    return try_claim(seen) || claim_contended(seen);
   }
   bool claim_contended(std::uint8_t seen);
+  // Whether this record must be followed by a flush: its time is past the next periodic one, or
+  // the process is exiting (write-through).
+  bool flush_due(std::uint64_t time_ns) const;
   void release() { state_.store(kIdle, std::memory_order_release); }
   std::uint64_t pending_events() const;  // events held in the buffers, for loss counts
-  // record() past its common case: claims the log (waiting if it must), then record_claimed().
-  [[gnu::noinline]] void record_slow(const model::Event& ev);
+  // record() whose claim found the log in state `seen`: claims it (waiting if it must), then
+  // record_claimed().
+  [[gnu::noinline]] void record_slow(const model::Event& ev, std::uint8_t seen);
   // record() with the log claimed: adds the event to `recent` (its recent slot, or null), to the
   // pending batch or to the trace buffer, flushes if due, and releases the log.
   [[gnu::noinline]] void record_claimed(const model::Event& ev, SummarySlot* recent);
