@@ -46,11 +46,11 @@ void append_truth(const std::string& path, long events) {
   if (fd >= 0) close(fd);
 }
 
-void record_events(int thread, long first, long count, const char* tag) {
+void record_events(int thread, int entities, long first, long count, const char* tag) {
   using namespace provio::model;
   static const ApiId api = api_id("stress_write");
   std::vector<EntityId> ents;
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < entities; ++k) {
     ents.push_back(canonical_file_entity(std::string("/stress/") + tag + "/t" + std::to_string(thread) +
                                          "/f" + std::to_string(k)));
   }
@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
       o.threads = std::atoi(next());
     else if (a == "--events")
       o.events = std::atol(next());
+    else if (a == "--entities")
+      o.entities = std::atoi(next());
     else if (a == "--fork-after")
       o.fork_after = std::atol(next());
     else if (a == "--child-events")
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
       return std::fprintf(stderr, "record_stress: unknown option %s\n", a.c_str()), 2;
   }
   if (o.truth.empty()) return std::fprintf(stderr, "record_stress: --truth FILE is required\n"), 2;
+  if (o.entities < 1) return std::fprintf(stderr, "record_stress: --entities must be at least 1\n"), 2;
 
   std::atomic<int> started{0};
   std::atomic<bool> forked{o.fork_after < 0};
@@ -102,27 +105,27 @@ int main(int argc, char** argv) {
   for (int t = 1; t < o.threads; ++t) {
     workers.emplace_back([&, t] {
       started++;
-      record_events(t, 0, o.forever ? -1 : o.events, "parent");
+      record_events(t, o.entities, 0, o.forever ? -1 : o.events, "parent");
       while (!forked.load()) std::this_thread::yield();
     });
   }
   long main_events = o.forever ? -1 : o.events;
   if (o.fork_after >= 0) {
-    record_events(0, 0, o.fork_after, "parent");
+    record_events(0, o.entities, 0, o.fork_after, "parent");
     while (started.load() < o.threads - 1) std::this_thread::yield();
     pid_t pid = fork();
     forked = true;
     if (pid == 0) {
-      record_events(0, 0, o.child_events, "child");
+      record_events(0, o.entities, 0, o.child_events, "child");
       append_truth(o.truth, o.child_events);
       std::exit(0);  // atexit flush
     }
-    record_events(0, o.fork_after, o.events - o.fork_after, "parent");
+    record_events(0, o.entities, o.fork_after, o.events - o.fork_after, "parent");
     int status = 0;
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::fprintf(stderr, "child failed\n"), 1;
   } else {
-    record_events(0, 0, main_events, "parent");
+    record_events(0, o.entities, 0, main_events, "parent");
   }
   for (auto& w : workers) w.join();
   append_truth(o.truth, static_cast<long>(o.threads) * o.events);
