@@ -93,12 +93,15 @@ using model::Op;
 // A transfer through a descriptor. A write makes its close end a write epoch; a read carries the
 // version it reads (posix/versions.h). Recorded first, so the
 // recorder's exit handler is registered before the one of versions.cc (which must run first).
-void emit_transfer(Op op, model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
-                   const Timing& t) {
+// One copy per operation, chosen at compile time (one copy for both tested it at run time).
+template <Op op>
+void emit_transfer(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset, const Timing& t) {
+  static_assert(op == Op::kRead || op == Op::kWrite);
   EntityId e = fd_entity(fd);
-  EntityId version = op == Op::kRead ? version_read(fd, e) : kNoEntity;
+  EntityId version = kNoEntity;
+  if constexpr (op == Op::kRead) version = version_read(fd, e);
   emit(op, api, e, bytes, offset, t, version);
-  if (op == Op::kWrite) mark_written(fd);
+  if constexpr (op == Op::kWrite) mark_written(fd);
 }
 
 // The entity a used descriptor was bound to, without resolving unknown ones (for close: it is
@@ -176,11 +179,11 @@ auto opened(const Symbol<Fn>& sym, int dirfd, const char* path, int flags) {
 }
 
 // read, write and friends: the result is the number of bytes moved.
-template <typename Fn>
-auto transfer(const Symbol<Fn>& sym, Op op, int fd, std::int64_t offset = kNoOffset) {
-  return [&sym, op, fd, offset](auto result, const Timing& t) {
+template <Op op, typename Fn>
+auto transfer(const Symbol<Fn>& sym, int fd, std::int64_t offset = kNoOffset) {
+  return [&sym, fd, offset](auto result, const Timing& t) {
     if (result < 0) return;
-    emit_transfer(op, sym.api(), fd, static_cast<std::uint64_t>(result), offset, t);
+    emit_transfer<op>(sym.api(), fd, static_cast<std::uint64_t>(result), offset, t);
   };
 }
 
@@ -278,9 +281,9 @@ auto copied(const Symbol<Fn>& sym, int in, int out) {
   return [&sym, in, out](ssize_t r, const Timing& t) {
     if (r < 0) return;
     Timing half{t.start_ns, t.elapsed_ns / 2};
-    emit_transfer(Op::kRead, sym.api(), in, static_cast<std::uint64_t>(r), kNoOffset, half);
+    emit_transfer<Op::kRead>(sym.api(), in, static_cast<std::uint64_t>(r), kNoOffset, half);
     half.elapsed_ns = t.elapsed_ns - half.elapsed_ns;
-    emit_transfer(Op::kWrite, sym.api(), out, static_cast<std::uint64_t>(r), kNoOffset, half);
+    emit_transfer<Op::kWrite>(sym.api(), out, static_cast<std::uint64_t>(r), kNoOffset, half);
   };
 }
 
@@ -333,14 +336,33 @@ auto on_stream_open(const Symbol<Fn>& sym, const char* path, const char* mode) {
   };
 }
 
+// close and fclose: one path. The version a written descriptor leaves is prepared before the
+// call (versions.h), the close recorded after it, and the slot forgotten whatever the result:
+// Linux releases the descriptor whatever close returns, and a slot that is reused meanwhile is
+// resolved again on first use. `fd` is -1 for a stream without a descriptor.
+template <typename Fn, typename Arg>
+int closed(const Symbol<Fn>& sym, int fd, Arg arg) {
+  PendingVersion pending = before_close(fd);
+  int result = traced(
+      sym,
+      [&sym, fd, &pending](int r, const Timing& t) {
+        if (r == 0) record_close(sym.api(), fd, t, pending);
+      },
+      arg);
+  if (fd >= 0) fd_table().clear(fd);
+  return result;
+}
+
 // stdio transfers: `bytes(result)` is what moved, or negative when nothing is to be recorded.
-template <typename Fn, typename Bytes>
-auto on_stream(const Symbol<Fn>& sym, Op op, FILE* f, Bytes bytes) {
-  return [&sym, op, f, bytes](auto result, const Timing& t) {
+// The operation is a template argument: a stdio write or read is then one path, with no test of
+// what it is.
+template <Op op, typename Fn, typename Bytes>
+auto on_stream(const Symbol<Fn>& sym, FILE* f, Bytes bytes) {
+  return [&sym, f, bytes](auto result, const Timing& t) {
     std::int64_t n = bytes(result);
     if (n < 0) return;
-    if (op == Op::kRead || op == Op::kWrite)
-      emit_transfer(op, sym.api(), stream_fd(f), static_cast<std::uint64_t>(n), kNoOffset, t);
+    if constexpr (op == Op::kRead || op == Op::kWrite)
+      emit_transfer<op>(sym.api(), stream_fd(f), static_cast<std::uint64_t>(n), kNoOffset, t);
     else
       emit(op, sym.api(), fd_entity_for(op, stream_fd(f)), static_cast<std::uint64_t>(n), kNoOffset, t);
   };
@@ -649,17 +671,7 @@ PROVIO_EXPORT int creat64(const char* path, mode_t mode) {
 }
 
 PROVIO_EXPORT int close(int fd) {
-  PendingVersion pending = before_close(fd);
-  int result = traced(
-      s_close,
-      [fd, &pending](int r, const Timing& t) {
-        if (r == 0) record_close(s_close.api(), fd, t, pending);
-      },
-      fd);
-  // Linux releases the descriptor whatever close returns. Forgetting is always safe: a slot that
-  // is reused meanwhile is resolved again on first use.
-  fd_table().clear(fd);
-  return result;
+  return closed(s_close, fd, fd);
 }
 
 PROVIO_EXPORT int close_range(unsigned first, unsigned last, int flags) noexcept {
@@ -679,49 +691,49 @@ PROVIO_EXPORT void closefrom(int lowfd) noexcept {
 // ---- transfers ----
 
 PROVIO_EXPORT ssize_t read(int fd, void* buf, size_t n) {
-  return traced(s_read, transfer(s_read, Op::kRead, fd), fd, buf, n);
+  return traced(s_read, transfer<Op::kRead>(s_read, fd), fd, buf, n);
 }
 PROVIO_EXPORT ssize_t __read_chk(int fd, void* buf, size_t n, size_t buflen) {
-  return traced(s_read_chk, transfer(s_read_chk, Op::kRead, fd), fd, buf, n, buflen);
+  return traced(s_read_chk, transfer<Op::kRead>(s_read_chk, fd), fd, buf, n, buflen);
 }
 PROVIO_EXPORT ssize_t write(int fd, const void* buf, size_t n) {
-  return traced(s_write, transfer(s_write, Op::kWrite, fd), fd, buf, n);
+  return traced(s_write, transfer<Op::kWrite>(s_write, fd), fd, buf, n);
 }
 PROVIO_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t off) {
-  return traced(s_pread, transfer(s_pread, Op::kRead, fd, off), fd, buf, n, off);
+  return traced(s_pread, transfer<Op::kRead>(s_pread, fd, off), fd, buf, n, off);
 }
 PROVIO_EXPORT ssize_t pread64(int fd, void* buf, size_t n, off64_t off) {
-  return traced(s_pread64, transfer(s_pread64, Op::kRead, fd, off), fd, buf, n, off);
+  return traced(s_pread64, transfer<Op::kRead>(s_pread64, fd, off), fd, buf, n, off);
 }
 PROVIO_EXPORT ssize_t __pread_chk(int fd, void* buf, size_t n, off_t off, size_t buflen) {
-  return traced(s_pread_chk, transfer(s_pread_chk, Op::kRead, fd, off), fd, buf, n, off, buflen);
+  return traced(s_pread_chk, transfer<Op::kRead>(s_pread_chk, fd, off), fd, buf, n, off, buflen);
 }
 PROVIO_EXPORT ssize_t __pread64_chk(int fd, void* buf, size_t n, off64_t off, size_t buflen) {
-  return traced(s_pread64_chk, transfer(s_pread64_chk, Op::kRead, fd, off), fd, buf, n, off, buflen);
+  return traced(s_pread64_chk, transfer<Op::kRead>(s_pread64_chk, fd, off), fd, buf, n, off, buflen);
 }
 PROVIO_EXPORT ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
-  return traced(s_pwrite, transfer(s_pwrite, Op::kWrite, fd, off), fd, buf, n, off);
+  return traced(s_pwrite, transfer<Op::kWrite>(s_pwrite, fd, off), fd, buf, n, off);
 }
 PROVIO_EXPORT ssize_t pwrite64(int fd, const void* buf, size_t n, off64_t off) {
-  return traced(s_pwrite64, transfer(s_pwrite64, Op::kWrite, fd, off), fd, buf, n, off);
+  return traced(s_pwrite64, transfer<Op::kWrite>(s_pwrite64, fd, off), fd, buf, n, off);
 }
 PROVIO_EXPORT ssize_t readv(int fd, const struct iovec* iov, int n) {
-  return traced(s_readv, transfer(s_readv, Op::kRead, fd), fd, iov, n);
+  return traced(s_readv, transfer<Op::kRead>(s_readv, fd), fd, iov, n);
 }
 PROVIO_EXPORT ssize_t writev(int fd, const struct iovec* iov, int n) {
-  return traced(s_writev, transfer(s_writev, Op::kWrite, fd), fd, iov, n);
+  return traced(s_writev, transfer<Op::kWrite>(s_writev, fd), fd, iov, n);
 }
 PROVIO_EXPORT ssize_t preadv(int fd, const struct iovec* iov, int n, off_t off) {
-  return traced(s_preadv, transfer(s_preadv, Op::kRead, fd, off), fd, iov, n, off);
+  return traced(s_preadv, transfer<Op::kRead>(s_preadv, fd, off), fd, iov, n, off);
 }
 PROVIO_EXPORT ssize_t preadv64(int fd, const struct iovec* iov, int n, off64_t off) {
-  return traced(s_preadv64, transfer(s_preadv64, Op::kRead, fd, off), fd, iov, n, off);
+  return traced(s_preadv64, transfer<Op::kRead>(s_preadv64, fd, off), fd, iov, n, off);
 }
 PROVIO_EXPORT ssize_t pwritev(int fd, const struct iovec* iov, int n, off_t off) {
-  return traced(s_pwritev, transfer(s_pwritev, Op::kWrite, fd, off), fd, iov, n, off);
+  return traced(s_pwritev, transfer<Op::kWrite>(s_pwritev, fd, off), fd, iov, n, off);
 }
 PROVIO_EXPORT ssize_t pwritev64(int fd, const struct iovec* iov, int n, off64_t off) {
-  return traced(s_pwritev64, transfer(s_pwritev64, Op::kWrite, fd, off), fd, iov, n, off);
+  return traced(s_pwritev64, transfer<Op::kWrite>(s_pwritev64, fd, off), fd, iov, n, off);
 }
 
 PROVIO_EXPORT ssize_t copy_file_range(int in, off64_t* in_off, int out, off64_t* out_off, size_t len,
@@ -946,126 +958,117 @@ PROVIO_EXPORT FILE* fdopen(int fd, const char* mode) noexcept {
 }
 
 PROVIO_EXPORT int fclose(FILE* f) {
-  int fd = stream_fd(f);
-  PendingVersion pending = before_close(fd);
-  int result = traced(
-      s_fclose,
-      [fd, &pending](int r, const Timing& t) {
-        if (r == 0) record_close(s_fclose.api(), fd, t, pending);
-      },
-      f);
-  if (fd >= 0) fd_table().clear(fd);
-  return result;
+  return closed(s_fclose, stream_fd(f), f);
 }
 
 PROVIO_EXPORT size_t fread(void* ptr, size_t size, size_t n, FILE* f) {
-  return traced(s_fread, on_stream(s_fread, Op::kRead, f, items_of(size)), ptr, size, n, f);
+  return traced(s_fread, on_stream<Op::kRead>(s_fread, f, items_of(size)), ptr, size, n, f);
 }
 PROVIO_EXPORT size_t fread_unlocked(void* ptr, size_t size, size_t n, FILE* f) {
-  return traced(s_fread_unlocked, on_stream(s_fread_unlocked, Op::kRead, f, items_of(size)), ptr, size, n, f);
+  return traced(s_fread_unlocked, on_stream<Op::kRead>(s_fread_unlocked, f, items_of(size)), ptr, size, n, f);
 }
 PROVIO_EXPORT size_t __fread_chk(void* ptr, size_t ptrlen, size_t size, size_t n, FILE* f) {
-  return traced(s_fread_chk, on_stream(s_fread_chk, Op::kRead, f, items_of(size)), ptr, ptrlen, size, n, f);
+  return traced(s_fread_chk, on_stream<Op::kRead>(s_fread_chk, f, items_of(size)), ptr, ptrlen, size, n, f);
 }
 PROVIO_EXPORT size_t __fread_unlocked_chk(void* ptr, size_t ptrlen, size_t size, size_t n, FILE* f) {
-  return traced(s_fread_unlocked_chk, on_stream(s_fread_unlocked_chk, Op::kRead, f, items_of(size)), ptr,
+  return traced(s_fread_unlocked_chk, on_stream<Op::kRead>(s_fread_unlocked_chk, f, items_of(size)), ptr,
                 ptrlen, size, n, f);
 }
 PROVIO_EXPORT size_t fwrite(const void* ptr, size_t size, size_t n, FILE* f) {
-  return traced(s_fwrite, on_stream(s_fwrite, Op::kWrite, f, items_of(size)), ptr, size, n, f);
+  return traced(s_fwrite, on_stream<Op::kWrite>(s_fwrite, f, items_of(size)), ptr, size, n, f);
 }
 PROVIO_EXPORT size_t fwrite_unlocked(const void* ptr, size_t size, size_t n, FILE* f) {
-  return traced(s_fwrite_unlocked, on_stream(s_fwrite_unlocked, Op::kWrite, f, items_of(size)), ptr, size, n,
+  return traced(s_fwrite_unlocked, on_stream<Op::kWrite>(s_fwrite_unlocked, f, items_of(size)), ptr, size, n,
                 f);
 }
 PROVIO_EXPORT char* fgets(char* s, int n, FILE* f) {
-  return traced(s_fgets, on_stream(s_fgets, Op::kRead, f, line_length), s, n, f);
+  return traced(s_fgets, on_stream<Op::kRead>(s_fgets, f, line_length), s, n, f);
 }
 PROVIO_EXPORT char* fgets_unlocked(char* s, int n, FILE* f) {
-  return traced(s_fgets_unlocked, on_stream(s_fgets_unlocked, Op::kRead, f, line_length), s, n, f);
+  return traced(s_fgets_unlocked, on_stream<Op::kRead>(s_fgets_unlocked, f, line_length), s, n, f);
 }
 PROVIO_EXPORT char* __fgets_chk(char* s, size_t size, int n, FILE* f) {
-  return traced(s_fgets_chk, on_stream(s_fgets_chk, Op::kRead, f, line_length), s, size, n, f);
+  return traced(s_fgets_chk, on_stream<Op::kRead>(s_fgets_chk, f, line_length), s, size, n, f);
 }
 PROVIO_EXPORT char* __fgets_unlocked_chk(char* s, size_t size, int n, FILE* f) {
-  return traced(s_fgets_unlocked_chk, on_stream(s_fgets_unlocked_chk, Op::kRead, f, line_length), s, size, n,
+  return traced(s_fgets_unlocked_chk, on_stream<Op::kRead>(s_fgets_unlocked_chk, f, line_length), s, size, n,
                 f);
 }
 PROVIO_EXPORT ssize_t getline(char** line, size_t* n, FILE* f) {
   auto moved = [](ssize_t r) { return static_cast<std::int64_t>(r); };
-  return traced(s_getline, on_stream(s_getline, Op::kRead, f, moved), line, n, f);
+  return traced(s_getline, on_stream<Op::kRead>(s_getline, f, moved), line, n, f);
 }
 PROVIO_EXPORT ssize_t getdelim(char** line, size_t* n, int delim, FILE* f) {
   auto moved = [](ssize_t r) { return static_cast<std::int64_t>(r); };
-  return traced(s_getdelim, on_stream(s_getdelim, Op::kRead, f, moved), line, n, delim, f);
+  return traced(s_getdelim, on_stream<Op::kRead>(s_getdelim, f, moved), line, n, delim, f);
 }
 PROVIO_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
   auto moved = [](ssize_t r) { return static_cast<std::int64_t>(r); };
-  return traced(s_getdelim_internal, on_stream(s_getdelim_internal, Op::kRead, f, moved), line, n, delim, f);
+  return traced(s_getdelim_internal, on_stream<Op::kRead>(s_getdelim_internal, f, moved), line, n, delim, f);
 }
 PROVIO_EXPORT int fputs(const char* s, FILE* f) {
-  return traced(s_fputs, on_stream(s_fputs, Op::kWrite, f, length_on_success(s)), s, f);
+  return traced(s_fputs, on_stream<Op::kWrite>(s_fputs, f, length_on_success(s)), s, f);
 }
 PROVIO_EXPORT int fputs_unlocked(const char* s, FILE* f) {
-  return traced(s_fputs_unlocked, on_stream(s_fputs_unlocked, Op::kWrite, f, length_on_success(s)), s, f);
+  return traced(s_fputs_unlocked, on_stream<Op::kWrite>(s_fputs_unlocked, f, length_on_success(s)), s, f);
 }
 PROVIO_EXPORT int puts(const char* s) {
-  return traced(s_puts, on_stream(s_puts, Op::kWrite, stdout, length_on_success(s, 1)), s);
+  return traced(s_puts, on_stream<Op::kWrite>(s_puts, stdout, length_on_success(s, 1)), s);
 }
 
 PROVIO_EXPORT int vfprintf(FILE* f, const char* fmt, va_list ap) {
-  return traced(s_vfprintf, on_stream(s_vfprintf, Op::kWrite, f, printed), f, fmt, ap);
+  return traced(s_vfprintf, on_stream<Op::kWrite>(s_vfprintf, f, printed), f, fmt, ap);
 }
 PROVIO_EXPORT int fprintf(FILE* f, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int r = traced(s_fprintf, on_stream(s_fprintf, Op::kWrite, f, printed), f, fmt, ap);
+  int r = traced(s_fprintf, on_stream<Op::kWrite>(s_fprintf, f, printed), f, fmt, ap);
   va_end(ap);
   return r;
 }
 PROVIO_EXPORT int vprintf(const char* fmt, va_list ap) {
-  return traced(s_vprintf, on_stream(s_vprintf, Op::kWrite, stdout, printed), stdout, fmt, ap);
+  return traced(s_vprintf, on_stream<Op::kWrite>(s_vprintf, stdout, printed), stdout, fmt, ap);
 }
 PROVIO_EXPORT int printf(const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int r = traced(s_printf, on_stream(s_printf, Op::kWrite, stdout, printed), stdout, fmt, ap);
+  int r = traced(s_printf, on_stream<Op::kWrite>(s_printf, stdout, printed), stdout, fmt, ap);
   va_end(ap);
   return r;
 }
 PROVIO_EXPORT int __vfprintf_chk(FILE* f, int flag, const char* fmt, va_list ap) {
-  return traced(s_vfprintf_chk, on_stream(s_vfprintf_chk, Op::kWrite, f, printed), f, flag, fmt, ap);
+  return traced(s_vfprintf_chk, on_stream<Op::kWrite>(s_vfprintf_chk, f, printed), f, flag, fmt, ap);
 }
 PROVIO_EXPORT int __fprintf_chk(FILE* f, int flag, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int r = traced(s_fprintf_chk, on_stream(s_fprintf_chk, Op::kWrite, f, printed), f, flag, fmt, ap);
+  int r = traced(s_fprintf_chk, on_stream<Op::kWrite>(s_fprintf_chk, f, printed), f, flag, fmt, ap);
   va_end(ap);
   return r;
 }
 PROVIO_EXPORT int __vprintf_chk(int flag, const char* fmt, va_list ap) {
-  return traced(s_vprintf_chk, on_stream(s_vprintf_chk, Op::kWrite, stdout, printed), stdout, flag, fmt, ap);
+  return traced(s_vprintf_chk, on_stream<Op::kWrite>(s_vprintf_chk, stdout, printed), stdout, flag, fmt, ap);
 }
 PROVIO_EXPORT int __printf_chk(int flag, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int r = traced(s_printf_chk, on_stream(s_printf_chk, Op::kWrite, stdout, printed), stdout, flag, fmt, ap);
+  int r = traced(s_printf_chk, on_stream<Op::kWrite>(s_printf_chk, stdout, printed), stdout, flag, fmt, ap);
   va_end(ap);
   return r;
 }
 
 PROVIO_EXPORT int fflush(FILE* f) {
   if (!f) return passthrough(s_fflush, f);  // all streams: nothing to attribute
-  return traced(s_fflush, on_stream(s_fflush, Op::kFlush, f, zero_on_success), f);
+  return traced(s_fflush, on_stream<Op::kFlush>(s_fflush, f, zero_on_success), f);
 }
 PROVIO_EXPORT int fseek(FILE* f, long off, int whence) {
-  return traced(s_fseek, on_stream(s_fseek, Op::kAccess, f, zero_on_success), f, off, whence);
+  return traced(s_fseek, on_stream<Op::kAccess>(s_fseek, f, zero_on_success), f, off, whence);
 }
 PROVIO_EXPORT int fseeko(FILE* f, off_t off, int whence) {
-  return traced(s_fseeko, on_stream(s_fseeko, Op::kAccess, f, zero_on_success), f, off, whence);
+  return traced(s_fseeko, on_stream<Op::kAccess>(s_fseeko, f, zero_on_success), f, off, whence);
 }
 PROVIO_EXPORT int fseeko64(FILE* f, off64_t off, int whence) {
-  return traced(s_fseeko64, on_stream(s_fseeko64, Op::kAccess, f, zero_on_success), f, off, whence);
+  return traced(s_fseeko64, on_stream<Op::kAccess>(s_fseeko64, f, zero_on_success), f, off, whence);
 }
 
 // ---- directories: a listing is a read of the directory, one count per entry ----
