@@ -95,13 +95,33 @@ using model::Op;
 // recorder's exit handler is registered before the one of versions.cc (which must run first).
 // One copy per operation, chosen at compile time (one copy for both tested it at run time).
 template <Op op>
-void emit_transfer(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset, const Timing& t) {
-  static_assert(op == Op::kRead || op == Op::kWrite);
+void emit_transfer(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset, const Timing& t);
+
+// A write through a descriptor not yet resolved, or the image's first write epoch: the record,
+// then the mark (whose first one registers the exit handler of versions.cc after the recorder's).
+[[gnu::noinline]] void emit_first_write(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
+                                        const Timing& t) {
+  emit(Op::kWrite, api, fd_entity(fd), bytes, offset, t);
+  mark_written(fd);
+}
+
+template <>
+void emit_transfer<Op::kWrite>(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
+                               const Timing& t) {
+  std::uint32_t v = fd_table().get(fd);
+  if (v == kIgnored) return;
+  if (!slot_used(v) || !write_epochs_noted()) return emit_first_write(api, fd, bytes, offset, t);
+  // Marked before the record, so that nothing follows it: nothing then lives across its call, and
+  // no register is saved (every fwrite of a stream opened for appending marks it).
+  if (!(v & kWritten)) fd_table().set(fd, v | kWritten);
+  emit(Op::kWrite, api, slot_entity(v), bytes, offset, t);
+}
+
+template <>
+void emit_transfer<Op::kRead>(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
+                              const Timing& t) {
   EntityId e = fd_entity(fd);
-  EntityId version = kNoEntity;
-  if constexpr (op == Op::kRead) version = version_read(fd, e);
-  emit(op, api, e, bytes, offset, t, version);
-  if constexpr (op == Op::kWrite) mark_written(fd);
+  emit(Op::kRead, api, e, bytes, offset, t, version_read(fd, e));
 }
 
 // The entity a used descriptor was bound to, without resolving unknown ones (for close: it is
