@@ -60,7 +60,14 @@ class FdTable {
   // One past the highest direct slot ever set: what a scan of every descriptor needs to read
   // (versions at exit), instead of all kDirect slots, 256 KiB, in every process that wrote.
   int direct_end() const { return direct_end_.load(std::memory_order_relaxed); }
-  void clear(int fd) { set(fd, kUnknown); }
+  // Forgets a descriptor (every close). Not through set(): a slot past direct_end() is kUnknown
+  // already, so forgetting never raises it, and every close then skips its load.
+  void clear(int fd) {
+    if (fd >= 0 && fd < kDirect)
+      direct_[fd].store(kUnknown, std::memory_order_relaxed);
+    else
+      set_overflow(fd, kUnknown);
+  }
   // close_range / closefrom: forget [first, last].
   void clear_range(unsigned first, unsigned last);
 

@@ -38,8 +38,11 @@ namespace detail {
 extern std::atomic<pid_t> g_exit_pid;  // the image that registered it, 0 before
 void register_exit_versions();
 }  // namespace detail
+inline bool write_epochs_noted() {
+  return detail::g_exit_pid.load(std::memory_order_relaxed) != 0;
+}
 inline void note_write_epoch() {
-  if (detail::g_exit_pid.load(std::memory_order_relaxed) == 0) detail::register_exit_versions();
+  if (!write_epochs_noted()) detail::register_exit_versions();
 }
 
 // A write or truncation through `fd`: its close will end a write epoch. Inline for the common
