@@ -158,15 +158,10 @@ herr_t file_specific(void* obj, H5VL_file_specific_args_t* args, hid_t dxpl, voi
 
 namespace {
 
-// Storage for the under objects of a multi-dataset transfer: on the stack for the common case.
+// Storage for the under objects of a multi-dataset transfer: on the stack for up to kInline.
 class UnderObjects {
  public:
   UnderObjects(std::size_t count, void* dset[]) {
-    if (count == 1) {  // every H5Dwrite and H5Dread: no loop
-      inline_[0] = as_obj(dset[0])->under;
-      ok_ = true;
-      return;
-    }
     if (count > kInline) {
       heap_.reset(new (std::nothrow) void*[count]);
       if (!heap_) return;
@@ -187,11 +182,9 @@ class UnderObjects {
 };
 
 // The events of a multi-dataset transfer, one per dataset; the call's time is shared among the
-// datasets in proportion to their bytes (equally when none moved). Kept out of line: its vector
-// would otherwise make every single-dataset transfer pay a heavier frame (record_transfers).
-[[gnu::noinline]] void record_shares(Op op, model::ApiId api, std::uint8_t flags, std::size_t count,
-                                     void* dset[], hid_t mem_type[], hid_t mem_space[], hid_t file_space[],
-                                     const Timing& t) {
+// datasets in proportion to their bytes (equally when none moved).
+void record_shares(Op op, model::ApiId api, std::uint8_t flags, std::size_t count, void* dset[],
+                   hid_t mem_type[], hid_t mem_space[], hid_t file_space[], const Timing& t) {
   std::vector<std::uint64_t> bytes(count);
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -207,8 +200,8 @@ class UnderObjects {
   }
 }
 
-// One event per dataset of a (multi-)dataset transfer. Inline in its callback: a single
-// dataset's event (every H5Dwrite and H5Dread) then costs no frame of its own, and the API is
+// One event per dataset of a (multi-)dataset transfer. `count` is a constant 1 in every H5Dwrite
+// and H5Dread (dataset_transfer), whose event then costs no frame of its own, and the API is
 // known from `op` at compile time.
 template <Op op>
 [[gnu::always_inline]] inline void record_transfers(std::size_t count, void* dset[], hid_t mem_type[],
@@ -225,27 +218,51 @@ template <Op op>
        transfer_bytes(o, mem_type[0], mem_space[0], file_space[0]), flags);
 }
 
-// Multi-dataset read and write: one body over the under function and the buffer type.
+// Forwards a transfer of `count` datasets whose under objects are `under`, and records it.
 template <Op op, typename Buf,
           herr_t (*F)(std::size_t, void*[], hid_t, hid_t[], hid_t[], hid_t[], hid_t, Buf[], void**)>
-herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[],
-                        hid_t file_space[], hid_t dxpl, Buf buf[], void** req) {
+[[gnu::always_inline]] inline herr_t transfer(std::size_t count, void* under[], void* dset[],
+                                              hid_t mem_type[], hid_t mem_space[], hid_t file_space[],
+                                              hid_t dxpl, Buf buf[], void** req) {
   Scope s;
+  const Obj* first = as_obj(dset[0]);
+  const hid_t id = first->under_id;  // one call's datasets share their connector
+  Timing t;
+  herr_t r = timed(s, s.on, t, [&] {
+    if (auto native = native_member<F>(first->native_under))
+      return native(count, under, mem_type, mem_space, file_space, dxpl, buf, req);
+    return F(count, under, id, mem_type, mem_space, file_space, dxpl, buf, req);
+  });
+  wrap_request(req, id);
+  if (r >= 0 && s.on) record_transfers<op>(count, dset, mem_type, mem_space, file_space, dxpl, t);
+  return r;
+}
+
+// H5Dread_multi and H5Dwrite_multi (and a count of 0): the under objects copied, out of line so
+// that their storage and the shared-time events weigh nothing on a single dataset's frame.
+template <Op op, typename Buf,
+          herr_t (*F)(std::size_t, void*[], hid_t, hid_t[], hid_t[], hid_t[], hid_t, Buf[], void**)>
+[[gnu::noinline]] herr_t multi_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[],
+                                        hid_t file_space[], hid_t dxpl, Buf buf[], void** req) {
   UnderObjects under(count, dset);
   if (count == 0 || !under.ok()) {
     push_error(__func__, H5E_CANTALLOC, "cannot forward the dataset transfer");
     return -1;
   }
-  const hid_t id = as_obj(dset[0])->under_id;  // one call's datasets share their connector
-  Timing t;
-  herr_t r = timed(s, s.on, t, [&] {
-    if (auto native = native_member<F>(as_obj(dset[0])->native_under))
-      return native(count, under.data(), mem_type, mem_space, file_space, dxpl, buf, req);
-    return F(count, under.data(), id, mem_type, mem_space, file_space, dxpl, buf, req);
-  });
-  wrap_request(req, id);
-  if (r >= 0 && s.on) record_transfers<op>(count, dset, mem_type, mem_space, file_space, dxpl, t);
-  return r;
+  return transfer<op, Buf, F>(count, under.data(), dset, mem_type, mem_space, file_space, dxpl, buf, req);
+}
+
+// Multi-dataset read and write: one body over the under function and the buffer type. Every
+// H5Dwrite and H5Dread is one dataset: its under object is handed down as it is (no copy, no
+// storage to set up or release, also at level off).
+template <Op op, typename Buf,
+          herr_t (*F)(std::size_t, void*[], hid_t, hid_t[], hid_t[], hid_t[], hid_t, Buf[], void**)>
+herr_t dataset_transfer(std::size_t count, void* dset[], hid_t mem_type[], hid_t mem_space[],
+                        hid_t file_space[], hid_t dxpl, Buf buf[], void** req) {
+  if (count != 1)
+    return multi_transfer<op, Buf, F>(count, dset, mem_type, mem_space, file_space, dxpl, buf, req);
+  void* under = as_obj(dset[0])->under;
+  return transfer<op, Buf, F>(1, &under, dset, mem_type, mem_space, file_space, dxpl, buf, req);
 }
 
 // The entity a new or moved link names: at `loc` (by name) from `o`.

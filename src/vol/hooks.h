@@ -66,7 +66,7 @@ template <model::Op op, model::ApiId Apis::*api, typename Buf>
 void on_attr_io(Obj* o, const Timing& t, hid_t mem_type, Buf, hid_t, void**) {
   if (!tracks(model::EntityClass::kAttribute) || o->entity == model::kNoEntity) return;
   std::int64_t n = points_of(o);
-  std::size_t size = type_size(mem_type);
+  std::size_t size = transfer_type_size(o, mem_type);
   std::uint64_t bytes = n > 0 ? static_cast<std::uint64_t>(n) * size : 0;
   emit(op, apis().*api, o->entity, t, bytes);
 }

@@ -19,8 +19,13 @@ const H5VL_class_t* look_up_native_class() {
 
 }  // namespace
 
-const H5VL_class_t* native_class() {
+std::atomic<const H5VL_class_t*> g_native_class{nullptr};
+
+// Looked up once (a failure too: then every call ends here, as when the lookup was a
+// function-local static).
+const H5VL_class_t* native_class_slow() {
   static const H5VL_class_t* const native = look_up_native_class();
+  if (native) g_native_class.store(native, std::memory_order_relaxed);
   return native;
 }
 

@@ -12,10 +12,22 @@
 
 #include <hdf5.h>
 
+#include <atomic>
+
 namespace provio::vol {
 
-// The native connector's class (looked up on first use); null when it could not be.
-const H5VL_class_t* native_class();
+// The native connector's class once found (native_class_slow() sets it), else null.
+extern std::atomic<const H5VL_class_t*> g_native_class;
+const H5VL_class_t* native_class_slow();
+
+// The native connector's class (looked up on first use); null when it could not be. Inline, one
+// relaxed load: every forwarded call to a native object asks, and a function-local static in a
+// function of its own was a call and a guard check each time (7-11 instructions). Relaxed is
+// enough: the class is the library's static constant data, not published by us.
+inline const H5VL_class_t* native_class() {
+  const H5VL_class_t* c = g_native_class.load(std::memory_order_relaxed);
+  return c ? c : native_class_slow();
+}
 
 // The member of H5VL_class_t behind the API routine F (for the routines a callback forwards).
 template <auto F>

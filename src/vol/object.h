@@ -7,6 +7,7 @@
 
 #include <hdf5.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -29,6 +30,11 @@ struct ObjFacts {
   // The connector below is HDF5's native one, whose id the library holds until it closes: the
   // wrapper then holds no reference of its own (two id lookups per object saved).
   bool native_under = false;
+  // The predefined native memory type this dataset or attribute was last transferred with, and
+  // its size (type_size): exact while the wrapper lives, as predefined types are immutable and an
+  // id is not reused while the library stays open, which it does while the object is open.
+  hid_t last_type = H5I_INVALID_HID;
+  std::size_t last_type_size = 0;
 };
 
 static_assert(std::is_trivially_copyable_v<ObjFacts>, "ObjFacts is reset by assignment");

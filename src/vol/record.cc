@@ -66,7 +66,7 @@ std::uint8_t mpio_transfer_flags(hid_t dxpl) {
 // HDF5's predefined native types are immutable, so their sizes are the C types' and need no
 // H5Tget_size (an API call and an id lookup on every transfer). Their ids are read each time:
 // they change if the library is closed and opened again.
-std::size_t type_size(hid_t type) {
+std::size_t type_size(hid_t type, Obj* o) {
   struct Native {
     const hid_t* id;
     std::size_t size;
@@ -87,7 +87,10 @@ std::size_t type_size(hid_t type) {
   };
   if (type > 0) {
     for (const Native& n : natives) {
-      if (*n.id == type) return n.size;
+      if (*n.id != type) continue;
+      o->last_type = type;
+      o->last_type_size = n.size;
+      return n.size;
     }
   }
   return H5Tget_size(type);

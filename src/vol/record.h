@@ -73,8 +73,12 @@ inline std::uint8_t transfer_flags(const Obj* o, hid_t dxpl) {
 // Elements in the dataset's (or attribute's) whole extent, cached on the wrapper.
 std::int64_t points_of(Obj* o);
 
-// The size of memory type `type` in bytes (0 when HDF5 cannot say).
-std::size_t type_size(hid_t type);
+// The size of memory type `type` in bytes (0 when HDF5 cannot say); a predefined native type's
+// size is remembered on `o` (Obj::last_type), which answers its next transfer of that type.
+std::size_t type_size(hid_t type, Obj* o);
+inline std::size_t transfer_type_size(Obj* o, hid_t type) {
+  return type == o->last_type ? o->last_type_size : type_size(type, o);
+}
 
 // Whether a transfer's dataspace argument is a dataspace of its own (not H5S_ALL and the like).
 inline bool real_space(hid_t s) {
@@ -87,7 +91,7 @@ inline std::uint64_t transfer_bytes(Obj* o, hid_t mem_type, hid_t mem_space, hid
   std::int64_t n = real_space(mem_space)    ? selected_points(mem_space)
                    : real_space(file_space) ? selected_points(file_space)
                                             : points_of(o);
-  std::size_t size = type_size(mem_type);
+  std::size_t size = transfer_type_size(o, mem_type);
   if (n <= 0 || size == 0) return 0;
   return static_cast<std::uint64_t>(n) * size;
 }

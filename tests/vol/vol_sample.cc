@@ -164,6 +164,9 @@ void ops(const char* path) {
   check(H5Dread_multi(2, dsets, types, mems, files, H5P_DEFAULT, rbufs) >= 0,
         "H5Dread_multi with selections");
   check(H5Dread(b, H5T_NATIVE_DOUBLE, m5, fb, H5P_DEFAULT, bd.data()) >= 0, "H5Dread with a selection");
+  // Again as floats: a memory type other than the one the dataset's wrapper remembers the size
+  // of (src/vol/record.h, transfer_type_size).
+  check(H5Dread(b, H5T_NATIVE_FLOAT, m5, fb, H5P_DEFAULT, bd.data()) >= 0, "H5Dread as floats");
   for (hid_t s : {fa, fb, m3, m5}) H5Sclose(s);
   const hsize_t n20b = 20;
   check(H5Dset_extent(a, &n20b) >= 0, "H5Dset_extent");
