@@ -114,7 +114,7 @@ void emit_transfer<Op::kWrite>(model::ApiId api, int fd, std::uint64_t bytes, st
   if (!slot_used(v) || !write_epochs_noted()) return emit_first_write(api, fd, bytes, offset, t);
   // Marked before the record, so that nothing follows it: nothing then lives across its call, and
   // no register is saved (every fwrite of a stream opened for appending marks it).
-  if (!(v & kWritten)) fd_table().set(fd, v | kWritten);
+  mark_slot_written(fd, v);
   emit(Op::kWrite, api, slot_entity(v), bytes, offset, t);
 }
 

@@ -48,11 +48,14 @@ inline void note_write_epoch() {
 // A write or truncation through `fd`: its close will end a write epoch. Inline for the common
 // case, a descriptor already marked: one load of its slot. (An open that truncates marks its slot
 // as it binds it: bind_opened's `slot_flags`.)
-inline void mark_written(int fd) {
-  std::uint32_t v = fd_table().get(fd);
-  if (v == kIgnored || v == kUnknown || (v & kWritten)) return;
+inline void mark_slot_written(int fd, std::uint32_t v) {  // `v`: fd's used slot, as just read
+  if (v & kWritten) return;
   fd_table().set(fd, v | kWritten);
   note_write_epoch();
+}
+inline void mark_written(int fd) {
+  std::uint32_t v = fd_table().get(fd);
+  if (v != kIgnored && v != kUnknown) mark_slot_written(fd, v);
 }
 
 // The version each descriptor below FdTable::kDirect reads, with the file it was named for:
