@@ -20,7 +20,7 @@
 //     chosen per file with H5Pset_vol, in an order rotated every round, all in this one process;
 //     each line then names its layer ("KERNEL LAYER wall … cpu …"). This host's speed changes by
 //     up to ±40 % between processes, so ratios of one process's rounds are what resolve a few
-//     per cent (bench/vol/run --paired).
+//     per cent (bench/vol/paired).
 #include <hdf5.h>
 #include <mpi.h>
 #include <time.h>
@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -303,6 +304,16 @@ int main(int argc, char** argv) {
                             : "vpic,bdcats,metadata,small_write,small_read,small_io_write,small_io_read") +
       ",";
   auto wanted = [&](const char* k) { return kernels.find("," + std::string(k) + ",") != std::string::npos; };
+  // A reading kernel reads the file its writing kernel leaves in DIR (in the same round).
+  const std::pair<const char*, const char*> reads_from[] = {
+      {"bdcats", "vpic"}, {"small_read", "small_write"}, {"small_io_read", "small_io_write"}};
+  for (const auto& [reader, writer] : reads_from) {
+    if (wanted(reader) && !wanted(writer)) {
+      std::fprintf(stderr, "vol_bench: kernel %s reads the file kernel %s writes: name both\n", reader,
+                   writer);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
   H5open();  // load the connector before any kernel is timed
   const bool paired = argc > 10;
   const int rounds = paired ? std::atoi(argv[9]) : 1;
