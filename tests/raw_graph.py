@@ -92,6 +92,21 @@ def load(path):
     return complete(g)
 
 
+def load_complete_lines(path):
+    """A raw file's graph from its complete lines, and the number of its last line when the file
+    ends mid-line (else None): a process killed while a flush was being written can leave one so
+    (docs/reliability.md)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    cut = None
+    if data and not data.endswith(b"\n"):
+        cut = data.count(b"\n") + 1
+        data = data[:data.rfind(b"\n") + 1]
+    g = rdflib.Graph()
+    g.parse(data=data.decode("utf-8"), format="turtle")
+    return complete(g), cut
+
+
 def measure(g, activity, name):
     """An activity's measure: its own value (first flush, or trace) plus those of its parts."""
     nodes = [activity] + list(g.objects(activity, PIO.partial))

@@ -44,19 +44,6 @@ def written_bytes(g, data_iri):
     return total
 
 
-def load_raw(path):
-    """A raw file's graph and, when the file ends mid-line, the number of that cut line."""
-    with open(path, "rb") as f:
-        data = f.read()
-    cut = None
-    if data and not data.endswith(b"\n"):
-        cut = data.count(b"\n") + 1
-        data = data[:data.rfind(b"\n") + 1]
-    g = rdflib.Graph()
-    g.parse(data=data.decode("utf-8"), format="turtle")
-    return raw_graph.complete(g), cut
-
-
 def check_merge(merge, prov, data_iri, made, buffer):
     """The rule for one killed run's raw files: (writes in raw files, after prov-merge, lost, problems)."""
     raw = 0
@@ -64,7 +51,7 @@ def check_merge(merge, prov, data_iri, made, buffer):
     expected = set()  # prov-merge's messages for files cut mid-line, exactly
     for f in sorted(glob.glob(os.path.join(prov, "*.ttl"))):
         try:
-            g, cut = load_raw(f)
+            g, cut = raw_graph.load_complete_lines(f)
         except Exception as e:  # noqa: BLE001
             problems.append("%s does not parse: %s" % (f, e))
             continue
