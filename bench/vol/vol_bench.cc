@@ -12,15 +12,18 @@
 //                any connector, whose per-call cost is then all there is besides HDF5's own
 //   small_read   S single-element H5Dread calls reading them back
 //   small_io_write, small_io_read  the same with HDF5's sieve buffer off, so that every transfer
-//                reaches the file (one pwrite or pread each), as small I/O through MPI-IO does
+//                reaches the file (one pwrite or pread each)
+//   small_mpio_write, small_mpio_read  the same through MPI-IO into one shared file, each rank its
+//                own block, independent transfers: h5bench's small I/O, the setting of issue 11's
+//                small-kernel figures (2 ranks)
 //   mpirun -np R vol_bench DIR N T G D A S [KERNEL,… [ROUNDS CONNECTOR…]]
 //     KERNEL,…: default all; bdcats reads vpic's file, small_read small_write's, small_io_read
-//     small_io_write's. With ROUNDS and CONNECTORs ("name info", as HDF5_VOL_CONNECTOR takes
-//     them), a paired run: the kernels run ROUNDS times natively and through each connector,
-//     chosen per file with H5Pset_vol, in an order rotated every round, all in this one process;
-//     each line then names its layer ("KERNEL LAYER wall … cpu …"). This host's speed changes by
-//     up to ±40 % between processes, so ratios of one process's rounds are what resolve a few
-//     per cent (bench/vol/paired).
+//     small_io_write's, small_mpio_read small_mpio_write's. With ROUNDS and CONNECTORs ("name
+//     info", as HDF5_VOL_CONNECTOR takes them), a paired run: the kernels run ROUNDS times
+//     natively and through each connector, chosen per file with H5Pset_vol, in an order rotated
+//     every round, all in this one process; each line then names its layer ("KERNEL LAYER wall …
+//     cpu …"). This host's speed changes by up to ±40 % between processes, so ratios of one
+//     process's rounds are what resolve a few per cent (bench/vol/paired).
 #include <hdf5.h>
 #include <mpi.h>
 #include <time.h>
@@ -224,41 +227,77 @@ void metadata(const Layer& layer, const std::string& dir, int groups, int dsets,
   check(sum == groups * dsets * attrs * (attrs - 1) / 2, "metadata read back");
 }
 
-// One dataset of `n` ints per rank, written (or read back) one element per call; `to_file`: with
-// no sieve buffer, each call reaches the file.
-void small_transfers(const Layer& layer, const std::string& dir, hsize_t n, bool write, bool to_file) {
-  std::string path = dir + (to_file ? "/small-io-" : "/small-") + std::to_string(g_rank) + ".h5";
-  if (!write)
-    require_input(path, to_file ? "small_io_read" : "small_read", to_file ? "small_io_write" : "small_write");
-  hid_t fapl = file_access(layer);
-  check((!to_file || H5Pset_sieve_buf_size(fapl, 0) >= 0), "small file access");
+// Where a small kernel's transfers go.
+enum class SmallPath {
+  kSieve,  // small_write, small_read: a file per rank, gathered in HDF5's sieve buffer (CPU only)
+  kFile,   // small_io_*: a file per rank, no sieve buffer: each transfer is one pwrite or pread
+  kMpio,   // small_mpio_*: one shared file through MPI-IO, each rank its own block, independent
+           // transfers (HDF5 does not sieve over MPI-IO) through a transfer list of the
+           // program's own, as h5bench's small I/O (set_dspace_plist)
+};
+
+const char* small_kernel(SmallPath path, bool write) {
+  switch (path) {
+    case SmallPath::kSieve: return write ? "small_write" : "small_read";
+    case SmallPath::kFile: return write ? "small_io_write" : "small_io_read";
+    case SmallPath::kMpio: return write ? "small_mpio_write" : "small_mpio_read";
+  }
+  return "";
+}
+
+std::string small_file(const std::string& dir, SmallPath path) {
+  switch (path) {
+    case SmallPath::kSieve: return dir + "/small-" + std::to_string(g_rank) + ".h5";
+    case SmallPath::kFile: return dir + "/small-io-" + std::to_string(g_rank) + ".h5";
+    case SmallPath::kMpio: return dir + "/small-mpio.h5";
+  }
+  return "";
+}
+
+// `n` ints per rank, written (or read back) one element per call, into one dataset: per rank
+// (kSieve, kFile) or shared, each rank its own block of it (kMpio).
+void small_transfers(const Layer& layer, const std::string& dir, hsize_t n, bool write, SmallPath path) {
+  const std::string file_path = small_file(dir, path);
+  if (!write) require_input(file_path, small_kernel(path, false), small_kernel(path, true));
+  const bool shared = path == SmallPath::kMpio;
+  hid_t fapl = shared ? mpio_fapl(layer) : file_access(layer);
+  check(path != SmallPath::kFile || H5Pset_sieve_buf_size(fapl, 0) >= 0, "small file access");
   MPI_Barrier(MPI_COMM_WORLD);
   Timer t;
-  hid_t file = write ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
-                     : H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl);
+  hid_t file = write ? H5Fcreate(file_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+                     : H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, fapl);
   check(file >= 0, "small file");
-  hid_t space = H5Screate_simple(1, &n, nullptr);
+  hsize_t total = shared ? n * static_cast<hsize_t>(g_size) : n;
+  const hsize_t first = shared ? n * static_cast<hsize_t>(g_rank) : 0;
+  hid_t space = H5Screate_simple(1, &total, nullptr);
   hid_t ds = write ? H5Dcreate2(file, "small", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
                    : H5Dopen2(file, "small", H5P_DEFAULT);
   check(ds >= 0, "small dataset");
   hsize_t one = 1;
   hid_t mem = H5Screate_simple(1, &one, nullptr);
+  hid_t dxpl = H5P_DEFAULT;
+  if (shared) {
+    dxpl = H5Pcreate(H5P_DATASET_XFER);
+    check(dxpl >= 0 && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT) >= 0, "small transfer list");
+  }
   long long sum = 0;
   for (hsize_t i = 0; i < n; ++i) {
     int v = static_cast<int>(i);
-    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, &i, nullptr, &one, nullptr) >= 0, "small select");
+    hsize_t at = first + i;
+    check(H5Sselect_hyperslab(space, H5S_SELECT_SET, &at, nullptr, &one, nullptr) >= 0, "small select");
     if (write) {
-      check(H5Dwrite(ds, H5T_NATIVE_INT, mem, space, H5P_DEFAULT, &v) >= 0, "small write");
+      check(H5Dwrite(ds, H5T_NATIVE_INT, mem, space, dxpl, &v) >= 0, "small write");
     } else {
-      check(H5Dread(ds, H5T_NATIVE_INT, mem, space, H5P_DEFAULT, &v) >= 0, "small read");
+      check(H5Dread(ds, H5T_NATIVE_INT, mem, space, dxpl, &v) >= 0, "small read");
       sum += v;
     }
   }
+  if (shared) H5Pclose(dxpl);
   H5Sclose(mem);
   H5Dclose(ds);
   H5Sclose(space);
   H5Fclose(file);
-  report(to_file ? (write ? "small_io_write" : "small_io_read") : (write ? "small_write" : "small_read"), t);
+  report(small_kernel(path, write), t);
   H5Pclose(fapl);
   if (!write) check(sum == static_cast<long long>(n) * static_cast<long long>(n - 1) / 2, "small read back");
 }
@@ -311,11 +350,10 @@ int main(int argc, char** argv) {
   hsize_t n = std::strtoull(argv[2], nullptr, 10);
   int steps = std::atoi(argv[3]);
   hsize_t small = std::strtoull(argv[7], nullptr, 10);
-  std::string kernels =
-      "," +
-      std::string(argc >= 9 ? argv[8]
-                            : "vpic,bdcats,metadata,small_write,small_read,small_io_write,small_io_read") +
-      ",";
+  const char* const all_kernels =
+      "vpic,bdcats,metadata,small_write,small_read,small_io_write,small_io_read,small_mpio_write,small_mpio_"
+      "read";
+  std::string kernels = "," + std::string(argc >= 9 ? argv[8] : all_kernels) + ",";
   auto wanted = [&](const char* k) { return kernels.find("," + std::string(k) + ",") != std::string::npos; };
   H5open();  // load the connector before any kernel is timed
   const bool paired = argc > 10;
@@ -334,10 +372,9 @@ int main(int argc, char** argv) {
       if (wanted("bdcats")) bdcats(layer, dir + "/vpic.h5", n, steps);
       if (wanted("metadata"))
         metadata(layer, dir, std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
-      if (wanted("small_write")) small_transfers(layer, dir, small, true, false);
-      if (wanted("small_read")) small_transfers(layer, dir, small, false, false);
-      if (wanted("small_io_write")) small_transfers(layer, dir, small, true, true);
-      if (wanted("small_io_read")) small_transfers(layer, dir, small, false, true);
+      for (SmallPath path : {SmallPath::kSieve, SmallPath::kFile, SmallPath::kMpio})
+        for (bool write : {true, false})
+          if (wanted(small_kernel(path, write))) small_transfers(layer, dir, small, write, path);
     }
   }
   for (const Layer& layer : layers)

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 // HDF5 1.14's declarations (H5Iprivate.h, H5Sprivate.h, H5Aprivate.h, H5Apkg.h, H5Tprivate.h,
-// H5VLnative_private.h), with the library's structs as void. Weak: an HDF5 that does not export them leaves
-// them null.
+// H5VLnative_private.h, H5CXprivate.h), with the library's structs as void. Weak: an HDF5 that
+// does not export them leaves them null.
 extern "C" {
 void* H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
 hsize_t H5S_get_select_npoints(const void* space) __attribute__((weak));
@@ -17,6 +17,9 @@ size_t H5T_get_size(const void* dt) __attribute__((weak));
 herr_t H5VL__native_file_get(void* obj, H5VL_file_get_args_t* args, hid_t dxpl_id, void** req)
     __attribute__((weak));
 herr_t H5VL_native_get_file_struct(void* obj, H5I_type_t type, void** file) __attribute__((weak));
+hbool_t H5CX_pushed(void) __attribute__((weak));
+hid_t H5CX_get_dxpl(void) __attribute__((weak));
+herr_t H5CX_get_io_xfer_mode(H5FD_mpio_xfer_t* io_xfer_mode) __attribute__((weak));
 }
 
 namespace provio::vol {
@@ -122,7 +125,8 @@ void init_native_lookups() {
   unsigned major = 0, minor = 0, release = 0;
   g_usable.store(H5get_libversion(&major, &minor, &release) >= 0 && major == 1 && minor == 14 &&
                      H5I_object_verify && H5S_get_select_npoints && H5S_get_simple_extent_npoints &&
-                     H5A__get_info && H5A_type && H5T_get_size && H5VL__native_file_get,
+                     H5A__get_info && H5A_type && H5T_get_size && H5VL__native_file_get && H5CX_pushed &&
+                     H5CX_get_dxpl && H5CX_get_io_xfer_mode,
                  std::memory_order_relaxed);
   g_space_lookup.store(usable() && H5I_type_info_array_g ? kUnchecked : kVerify, std::memory_order_relaxed);
 }
@@ -170,6 +174,17 @@ bool native_same_file(void* a, H5I_type_t a_type, void* b, H5I_type_t b_type) {
   if (!usable() || !H5VL_native_get_file_struct) return false;
   void* file = native_file(a, a_type);
   return file && file == native_file(b, b_type);
+}
+
+// Why: H5Pget_dxpl_mpio enters the API (a context pushed, the ID looked up, the property found
+// by its name's hash in the list and its class) for ~1,300 instructions, as much as a small
+// MPI-IO transfer's whole recording and ~9 % of its time (h5bench passes its own transfer list
+// to every H5Dwrite). The context of the application's H5Dwrite or H5Dread carries the list
+// (H5CX_set_dxpl) and, once the native connector's MPI-IO path has read the mode, the mode: a
+// load. A context is there whenever the callback runs under an API call; H5VLdataset_write
+// called by an application outside any API call pushes none, hence the check.
+bool context_transfer_mode(hid_t dxpl, H5FD_mpio_xfer_t* mode) {
+  return usable() && H5CX_pushed() && H5CX_get_dxpl() == dxpl && H5CX_get_io_xfer_mode(mode) >= 0;
 }
 
 }  // namespace provio::vol

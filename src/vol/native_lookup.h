@@ -1,6 +1,7 @@
 // Lookups a callback makes about objects of HDF5's native connector (sizes of selections and
-// extents, a file's open name), answered by the library's own internal accessors when this is
-// the HDF5 they were written against (1.14), else by the public calls.
+// extents, a file's open name) and about the call it serves (a transfer's MPI-IO mode), answered
+// by the library's own internal accessors when this is the HDF5 they were written against
+// (1.14), else by the public calls.
 // Why: a callback runs inside the application's HDF5 call (library initialised, API context
 // pushed, the global lock held in thread-safe builds). A public call made there pays again for
 // what its entry and exit do (clearing the error stack, pushing a context), and because it clears
@@ -41,5 +42,11 @@ bool native_file_name(void* obj, H5VL_file_get_args_t* args);
 // the native H5VL_FILE_GET_NAME would find for both); false when the internal accessors are not
 // usable or either object's file cannot be told.
 bool native_same_file(void* a, H5I_type_t a_type, void* b, H5I_type_t b_type);
+
+// The MPI-IO transfer mode of `dxpl` (as H5Pget_dxpl_mpio) from the API context of the HDF5 call
+// the callback serves, when that context carries `dxpl`: after the native connector's transfer
+// it holds the mode already. False when the internal accessors are not usable or the context is
+// absent or another list's (the caller then asks the public way).
+bool context_transfer_mode(hid_t dxpl, H5FD_mpio_xfer_t* mode);
 
 }  // namespace provio::vol

@@ -59,7 +59,7 @@ void refine_rank() {
 
 std::uint8_t mpio_transfer_flags(hid_t dxpl) {
   H5FD_mpio_xfer_t mode = H5FD_MPIO_INDEPENDENT;
-  if (H5Pget_dxpl_mpio(dxpl, &mode) < 0) return model::kFlagNone;
+  if (!context_transfer_mode(dxpl, &mode) && H5Pget_dxpl_mpio(dxpl, &mode) < 0) return model::kFlagNone;
   return mode == H5FD_MPIO_COLLECTIVE ? model::kFlagCollective : model::kFlagIndependent;
 }
 

@@ -1,6 +1,8 @@
 // 4-rank test program for the VOL connector: a 2-D dataset written collectively by row blocks of
-// different heights (rank r writes r+1 rows, so every rank's byte count is distinct), with groups
-// and attributes, then read back independently in full by every rank.
+// different heights (rank r writes r+1 rows, so every rank's byte count is distinct), then the
+// same blocks again independently through the same transfer list, switched in place (a
+// connector must read each transfer's mode, not remember a list's), with groups and attributes;
+// then read back independently in full by every rank.
 //   mpirun -np 4 vol_mpi_rw FILE COLS
 #include <hdf5.h>
 #include <mpi.h>
@@ -55,6 +57,8 @@ int main(int argc, char** argv) {
   hid_t coll = H5Pcreate(H5P_DATASET_XFER);
   check(H5Pset_dxpl_mpio(coll, H5FD_MPIO_COLLECTIVE) >= 0, "H5Pset_dxpl_mpio", rank);
   check(H5Dwrite(d, H5T_NATIVE_DOUBLE, mspace, fspace, coll, mine.data()) >= 0, "H5Dwrite", rank);
+  check(H5Pset_dxpl_mpio(coll, H5FD_MPIO_INDEPENDENT) >= 0, "H5Pset_dxpl_mpio independent", rank);
+  check(H5Dwrite(d, H5T_NATIVE_DOUBLE, mspace, fspace, coll, mine.data()) >= 0, "H5Dwrite independent", rank);
 
   // Attributes: created collectively, same value on every rank (parallel HDF5's rule).
   hid_t scalar = H5Screate(H5S_SCALAR);
