@@ -32,9 +32,10 @@ bench/vol/run --runs 1 --ranks 1 --particles 256 --steps 1 --groups 2 --small 20
 expect_rows "bench/vol/run" "$scratch/vol_run.txt" "1 | vpic" "1 | bdcats" "1 | metadata" \
   "${small_kernels[@]/#/1 | }"
 
-bench/vol/paired --runs 1 --rounds 1 --ranks 2 --groups 2 --small 20 --levels "off summary" \
-  --kernels "metadata ${small_kernels[*]}" >"$scratch/vol_paired.txt" || fail "bench/vol/paired stopped"
-expect_rows "bench/vol/paired" "$scratch/vol_paired.txt" metadata "${small_kernels[@]}"
+bench/vol/paired --runs 1 --rounds 1 --ranks 2 --particles 256 --steps 1 --groups 2 --small 20 \
+  --levels "off summary" --kernels "vpic bdcats metadata ${small_kernels[*]}" >"$scratch/vol_paired.txt" ||
+  fail "bench/vol/paired stopped"
+expect_rows "bench/vol/paired" "$scratch/vol_paired.txt" vpic bdcats metadata "${small_kernels[@]}"
 
 bench/posix/run --runs 1 --iterations 200 >"$scratch/posix_run.txt" || fail "bench/posix/run stopped"
 bench/posix/run --paired 1 --runs 1 --iterations 200 >"$scratch/posix_paired.txt" ||
