@@ -227,48 +227,39 @@ void metadata(const Layer& layer, const std::string& dir, int groups, int dsets,
   check(sum == groups * dsets * attrs * (attrs - 1) / 2, "metadata read back");
 }
 
-// Where a small kernel's transfers go.
-enum class SmallPath {
-  kSieve,  // small_write, small_read: a file per rank, gathered in HDF5's sieve buffer (CPU only)
-  kFile,   // small_io_*: a file per rank, no sieve buffer: each transfer is one pwrite or pread
-  kMpio,   // small_mpio_*: one shared file through MPI-IO, each rank its own block, independent
-           // transfers (HDF5 does not sieve over MPI-IO) through a transfer list of the
-           // program's own, as h5bench's small I/O (set_dspace_plist)
+// The small kernels: where their transfers go, and what their kernels and file are called.
+struct SmallPath {
+  const char* write_kernel;
+  const char* read_kernel;
+  const char* file;  // its name in DIR: FILE-RANK.h5, or FILE.h5 when shared
+  bool sieve_off;    // every transfer reaches the file: one pwrite or pread each
+  bool shared;       // one file for all ranks through MPI-IO, each rank its own block
+};
+const SmallPath kSmallPaths[] = {
+    // gathered in HDF5's sieve buffer: CPU only
+    {"small_write", "small_read", "small", false, false},
+    {"small_io_write", "small_io_read", "small-io", true, false},
+    // independent transfers (HDF5 does not sieve over MPI-IO) through a transfer list of the
+    // program's own, as h5bench's small I/O (set_dspace_plist)
+    {"small_mpio_write", "small_mpio_read", "small-mpio", false, true},
 };
 
-const char* small_kernel(SmallPath path, bool write) {
-  switch (path) {
-    case SmallPath::kSieve: return write ? "small_write" : "small_read";
-    case SmallPath::kFile: return write ? "small_io_write" : "small_io_read";
-    case SmallPath::kMpio: return write ? "small_mpio_write" : "small_mpio_read";
-  }
-  return "";
-}
-
-std::string small_file(const std::string& dir, SmallPath path) {
-  switch (path) {
-    case SmallPath::kSieve: return dir + "/small-" + std::to_string(g_rank) + ".h5";
-    case SmallPath::kFile: return dir + "/small-io-" + std::to_string(g_rank) + ".h5";
-    case SmallPath::kMpio: return dir + "/small-mpio.h5";
-  }
-  return "";
-}
-
 // `n` ints per rank, written (or read back) one element per call, into one dataset: per rank
-// (kSieve, kFile) or shared, each rank its own block of it (kMpio).
-void small_transfers(const Layer& layer, const std::string& dir, hsize_t n, bool write, SmallPath path) {
-  const std::string file_path = small_file(dir, path);
-  if (!write) require_input(file_path, small_kernel(path, false), small_kernel(path, true));
-  const bool shared = path == SmallPath::kMpio;
-  hid_t fapl = shared ? mpio_fapl(layer) : file_access(layer);
-  check(path != SmallPath::kFile || H5Pset_sieve_buf_size(fapl, 0) >= 0, "small file access");
+// or shared, each rank its own block of it.
+void small_transfers(const Layer& layer, const std::string& dir, hsize_t n, bool write,
+                     const SmallPath& path) {
+  const std::string file_path =
+      dir + "/" + path.file + (path.shared ? std::string() : "-" + std::to_string(g_rank)) + ".h5";
+  if (!write) require_input(file_path, path.read_kernel, path.write_kernel);
+  hid_t fapl = path.shared ? mpio_fapl(layer) : file_access(layer);
+  check(!path.sieve_off || H5Pset_sieve_buf_size(fapl, 0) >= 0, "small file access");
   MPI_Barrier(MPI_COMM_WORLD);
   Timer t;
   hid_t file = write ? H5Fcreate(file_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
                      : H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, fapl);
   check(file >= 0, "small file");
-  hsize_t total = shared ? n * static_cast<hsize_t>(g_size) : n;
-  const hsize_t first = shared ? n * static_cast<hsize_t>(g_rank) : 0;
+  const hsize_t total = path.shared ? n * static_cast<hsize_t>(g_size) : n;
+  const hsize_t first = path.shared ? n * static_cast<hsize_t>(g_rank) : 0;
   hid_t space = H5Screate_simple(1, &total, nullptr);
   hid_t ds = write ? H5Dcreate2(file, "small", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
                    : H5Dopen2(file, "small", H5P_DEFAULT);
@@ -276,7 +267,7 @@ void small_transfers(const Layer& layer, const std::string& dir, hsize_t n, bool
   hsize_t one = 1;
   hid_t mem = H5Screate_simple(1, &one, nullptr);
   hid_t dxpl = H5P_DEFAULT;
-  if (shared) {
+  if (path.shared) {
     dxpl = H5Pcreate(H5P_DATASET_XFER);
     check(dxpl >= 0 && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT) >= 0, "small transfer list");
   }
@@ -292,12 +283,12 @@ void small_transfers(const Layer& layer, const std::string& dir, hsize_t n, bool
       sum += v;
     }
   }
-  if (shared) H5Pclose(dxpl);
+  if (path.shared) H5Pclose(dxpl);
   H5Sclose(mem);
   H5Dclose(ds);
   H5Sclose(space);
   H5Fclose(file);
-  report(small_kernel(path, write), t);
+  report(write ? path.write_kernel : path.read_kernel, t);
   H5Pclose(fapl);
   if (!write) check(sum == static_cast<long long>(n) * static_cast<long long>(n - 1) / 2, "small read back");
 }
@@ -372,9 +363,10 @@ int main(int argc, char** argv) {
       if (wanted("bdcats")) bdcats(layer, dir + "/vpic.h5", n, steps);
       if (wanted("metadata"))
         metadata(layer, dir, std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
-      for (SmallPath path : {SmallPath::kSieve, SmallPath::kFile, SmallPath::kMpio})
+      for (const SmallPath& path : kSmallPaths)
         for (bool write : {true, false})
-          if (wanted(small_kernel(path, write))) small_transfers(layer, dir, small, write, path);
+          if (wanted(write ? path.write_kernel : path.read_kernel))
+            small_transfers(layer, dir, small, write, path);
     }
   }
   for (const Layer& layer : layers)

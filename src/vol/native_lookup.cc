@@ -178,7 +178,7 @@ bool native_same_file(void* a, H5I_type_t a_type, void* b, H5I_type_t b_type) {
 
 // Why: H5Pget_dxpl_mpio enters the API (a context pushed, the ID looked up, the property found
 // by its name's hash in the list and its class) for ~1,300 instructions, as much as a small
-// MPI-IO transfer's whole recording and ~9 % of its time (h5bench passes its own transfer list
+// MPI-IO transfer's whole recording and 2-5 % of its time (h5bench passes its own transfer list
 // to every H5Dwrite). The context of the application's H5Dwrite or H5Dread carries the list
 // (H5CX_set_dxpl) and, once the native connector's MPI-IO path has read the mode, the mode: a
 // load. A context is there whenever the callback runs under an API call; H5VLdataset_write
