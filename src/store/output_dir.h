@@ -27,10 +27,14 @@ enum class DirStatus {
   kRefused,  // someone else could tamper with it: `why` says how
 };
 
-// Creates the missing components of `dir` (mode `dir_mode`) and checks the result. Refuses a
-// component that is a symlink of another user (other than root) unless it lies in a directory of
-// that user's that others cannot write to, and a final directory owned by another user or
-// writable by all without the sticky bit.
+// Creates the missing components of `dir` (mode `dir_mode`) and checks the whole path as the
+// kernel resolves it (a relative `dir` from the working directory, links followed). Refuses:
+// - below a directory every user can write to (/tmp, a scratch area), any component, directory
+//   or link, owned by another user than root and the user running provio;
+// - a symlink of another user (root aside) unless it lies in a directory of that user's that
+//   others cannot write to;
+// - a directory on the way writable by all without the sticky bit;
+// - a final directory owned by another user.
 DirStatus prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& why);
 
 }  // namespace provio::store

@@ -47,14 +47,15 @@ def as_nobody(argv):
 
 
 def copy_for_nobody(binary, d):
-    """A copy of `binary` and the provio libraries it loads in `d`/bin, which nobody can run (a
-    build tree under /root is unreachable for nobody); returns (path, environment)."""
+    """A copy of `binary` and the provio and HDF5 libraries it loads in `d`/bin, which nobody can
+    run (a build tree or an HDF5 cache under /root is unreachable for nobody); returns (path,
+    environment)."""
     bin_dir = os.path.join(d, "bin")
     os.makedirs(bin_dir, exist_ok=True)
     os.chmod(bin_dir, 0o755)
     libs = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout.splitlines()
     for lib in libs:
-        if "libprovio" in lib and "=>" in lib:
+        if ("libprovio" in lib or "libhdf5" in lib) and "=>" in lib:
             shutil.copy(lib.split("=>")[1].split()[0], bin_dir)
     copy = shutil.copy(binary, bin_dir)
     for f in os.listdir(bin_dir):

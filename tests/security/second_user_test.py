@@ -4,9 +4,11 @@ where provio, prov-merge and PROVIO_LOG will write, then run as root; nothing ou
 files may be touched, modes are as documented, secrets are redacted.
 
   second_user_test.py CASE --preload LIBPROVIO_POSIX --merge PROV_MERGE --query PROV_QUERY --viz PROV_VIZ
-                      --record RECORD_EVENTS --pythonpath BUILD/python
+                      --record RECORD_EVENTS --pythonpath BUILD/python --vol-plugin LIBPROVIO_VOL
+                      --vol-sample VOL_SAMPLE
 """
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -16,7 +18,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import cases  # noqa: E402
-from common import as_nobody, check, nobody_python, record, run, scratch_dir, shared_dir  # noqa: E402
+from common import (as_nobody, check, copy_for_nobody, nobody_python, record, run, scratch_dir,  # noqa: E402
+                    shared_dir)
 
 ARGS = None
 SECRETS = ["hunter2", "hunter3", "hunter4", "hunter5", "hunter6"]
@@ -142,6 +145,55 @@ def case_output_dir():
         check("working directory is unknown" in p.err, f"no warning without a working directory:\n{p.err}")
 
 
+ORDINARY_USER = 4242  # a victim who is not root (no account needed: setpriv sets the ids)
+
+
+def case_planted_tree():
+    """Issue 29 (1): in a sticky shared directory nobody creates its own provio/ (0755) holding
+    local -> a directory of its choice, one of the victim's own. root's and an ordinary user's runs
+    there, with the default PROVIO_DIR, write nothing into it, through the preload library and
+    through the VOL connector, and say why once."""
+    with scratch_dir("planted-tree") as d:
+        shared = shared_dir(d)
+        planted = os.path.join(shared, "provio")
+        nobody_python("import os, sys\nos.mkdir(sys.argv[1], 0o755)\n", planted)
+        sample, env = copy_for_nobody(ARGS.vol_sample, d)
+        posix_lib = shutil.copy(ARGS.preload, os.path.dirname(sample))
+        plugins = os.path.join(d, "plugins")
+        os.mkdir(plugins)
+        os.chmod(shutil.copy(ARGS.vol_plugin, plugins), 0o755)
+        vol_env = {**env, "HDF5_PLUGIN_PATH": plugins, "HDF5_VOL_CONNECTOR": "provio under_vol=0;under_info={}"}
+        programs = {
+            "preload": (["/usr/bin/python3", "-c", WRITE_FILE], {**env, "LD_PRELOAD": posix_lib}),
+            "vol": ([sample, "rich", "data.h5"], vol_env),
+        }
+        for uid in (0, ORDINARY_USER):
+            # the victim's own directory (another project of theirs), which the link steers to
+            loot = os.path.join(d, f"loot-{uid}")
+            os.mkdir(loot, 0o700)
+            os.chown(loot, uid, uid)
+            nobody_python("import os, sys\nlink = os.path.join(sys.argv[1], 'local')\n"
+                          "os.path.lexists(link) and os.unlink(link)\nos.symlink(sys.argv[2], link)\n",
+                          planted, loot)
+            for layer, (argv, layer_env) in programs.items():
+                # the ids are switched in the child itself: a setpriv would be traced too
+                p = run(argv, env=layer_env, cwd=shared, expect=0, user=uid, group=uid, extra_groups=[])
+                check(os.listdir(loot) == [],
+                      f"uid {uid}, {layer}: provenance steered into {loot}: {os.listdir(loot)}")
+                refusals = [line for line in p.err.splitlines() if "will not write provenance" in line]
+                check(len(refusals) == 1 and "owned by uid 65534 below" in refusals[0],
+                      f"uid {uid}, {layer}: expected one refusal naming nobody's directory:\n{p.err}")
+                for name in ("data.txt", "data.h5"):
+                    if os.path.exists(os.path.join(shared, name)):
+                        os.unlink(os.path.join(shared, name))
+        # The rule is about other users, not about shared directories: once nobody's tree is gone,
+        # root's own tree there is used.
+        os.rename(planted, os.path.join(d, "nobodys"))
+        run(["/usr/bin/python3", "-c", WRITE_FILE], env=programs["preload"][1], cwd=shared, expect=0)
+        mine = os.path.join(planted, "local")
+        check(os.path.isdir(mine) and os.listdir(mine), f"nothing recorded into root's own {mine}")
+
+
 PROGRAM_WITH_SECRETS = """
 import sys, provio
 provio.config({"db_password": "hunter5", "source": "https://bob:hunter6@data.example.org/x", "lr": 0.1})
@@ -182,7 +234,8 @@ def case_secrets():
 
 def main():
     global ARGS
-    ARGS, case = cases.parse(globals(), ["--preload", "--merge", "--query", "--viz", "--record", "--pythonpath"])
+    ARGS, case = cases.parse(globals(), ["--preload", "--merge", "--query", "--viz", "--record", "--pythonpath",
+                                         "--vol-plugin", "--vol-sample"])
     check(os.geteuid() == 0, "the second-user tests run as root (they switch to nobody themselves)")
     case()
     print(f"security.{ARGS.case}: ok")
