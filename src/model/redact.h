@@ -2,11 +2,13 @@
 //
 // Hard rule: a command line or workflow value is redacted when it is recorded, in memory, before
 // any flush: provenance files are read by people and tools the secret was never meant for.
-// What is redacted: the value of any key whose name contains a secret word (password, passwd,
-// passphrase, secret, token, apikey, api_key, api-key, access_key, access-key, private_key,
-// private-key, credential, and the words of PROVIO_REDACT), as "--key=value", "key=value" or
-// "--key value"; and the password of a URL ("scheme://user:password@host"). PROVIO_REDACT=off
-// turns redaction off.
+// What is redacted (docs/security.md lists the forms): the value of any key, option or HTTP header
+// whose name contains a secret word (password, passwd, passphrase, secret, token, apikey, api_key,
+// api-key, access_key, access-key, private_key, private-key, credential, and the words of
+// PROVIO_REDACT), unless the name ends in "file" (a path, which stays); the options of
+// kSecretOptions (redact.cc: curl, wget, openssl, mysql, sshpass); openssl's "pass:" sources; the
+// password of a URL. An argument with spaces is read as shell text. PROVIO_REDACT=off turns
+// redaction off.
 #pragma once
 
 #include <string>
@@ -19,7 +21,7 @@ namespace provio::model {
 
 inline constexpr std::string_view kRedacted = "***";
 
-// Whether `key` ("--db-password", "API_TOKEN") names a secret.
+// Whether `key` ("--db-password", "API_TOKEN") names a secret ("--password-file" names a path).
 bool secret_key(std::string_view key, const Config& c);
 
 // `text` with the password of every URL in it replaced by kRedacted.

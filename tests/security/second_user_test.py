@@ -8,6 +8,7 @@ files may be touched, modes are as documented, secrets are redacted.
                       --vol-sample VOL_SAMPLE
 """
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -230,6 +231,32 @@ def case_secrets():
         traced_python(WRITE_FILE, work, {"PROVIO_DIR": prov, "PROVIO_REDACT": "session"}, "--session-id=abc123")
         text = "".join(open(os.path.join(prov, n)).read() for n in os.listdir(prov))
         check("--session-id=***" in text and "abc123" not in text, "PROVIO_REDACT words are not redacted")
+
+
+# The forms curl, wget, openssl, git, mysql/psql and sshpass take secrets in (issue 29), as one
+# traced program's command line and as a traced shell's command text; model/redact_test.cc has
+# the table of every form.
+TOOL_ARGS = ["-H", "Authorization: Bearer hunter10", "--oauth2-bearer", "hunter11", "-pass", "pass:hunter12",
+             "--pass", "hunter13", "--password-file", "/run/pw-file", "-c", "http.extraheader=AUTHORIZATION: bearer hunter14",
+             "PGPASSWORD=hunter15", "mysql", "-phunter16", "sshpass", "-p", "hunter17",
+             "https://oauth2:hunter18@git.example/x.git", "https://h/api?access_token=hunter19&page=2"]
+SHELL_TEXT = ("PGPASSWORD=hunter20 true; curl -H 'Authorization: Bearer hunter21' 2>/dev/null; "
+              "sshpass -p hunter22 true 2>/dev/null; echo x > data.txt")
+
+
+def case_tool_secrets():
+    with scratch_dir("tool-secrets") as d:
+        work = os.path.join(d, "work")
+        os.mkdir(work)
+        prov = os.path.join(d, "prov")
+        traced_python(WRITE_FILE, work, {"PROVIO_DIR": prov}, *TOOL_ARGS)
+        run(["/bin/sh", "-c", SHELL_TEXT], env={"LD_PRELOAD": ARGS.preload, "PROVIO_DIR": prov}, cwd=work, expect=0)
+        text = "".join(open(os.path.join(prov, n)).read() for n in os.listdir(prov))
+        leaked = sorted(set(re.findall(r"hunter\d+", text)))
+        check(not leaked, f"secrets recorded: {leaked}")
+        for kept in ("Authorization: ***", "--oauth2-bearer ***", "-pass pass:***", "--password-file /run/pw-file",
+                     "PGPASSWORD=***", "-p***", "oauth2:***@git.example", "access_token=***&page=2"):
+            check(kept in text, f"command line not recorded as '{kept}'")
 
 
 def main():
