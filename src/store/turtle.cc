@@ -127,6 +127,9 @@ void append_datetime(std::string& out, std::uint64_t ns) {
 }
 
 bool append_local_name(std::string& out, std::string_view local) {
+  // PN_LOCAL allows "\." last, but rdflib (6.1) then stops at the '.' as the statement's end: a
+  // name ending in '.' is written as a full IRI, which every parser reads alike.
+  if (!local.empty() && local.back() == '.') return false;
   std::size_t start = out.size();
   for (std::size_t i = 0; i < local.size(); ++i) {
     char c = local[i];

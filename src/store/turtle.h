@@ -53,7 +53,9 @@ class Turtle {
 
 // Appends `local` as the local part of a prefixed name (after "prefix:"), with the characters
 // Turtle's PN_LOCAL does not allow bare backslash-escaped. `local` is already percent-encoded
-// (an IRI piece); false (nothing appended) if it holds a byte a local name cannot carry at all.
+// (an IRI piece); false (nothing appended) if it holds a byte a local name cannot carry at all, or
+// ends in '.' (rdflib 6.1 takes a last "\." for the end of the statement): the caller then writes
+// the full IRI.
 bool append_local_name(std::string& out, std::string_view local);
 
 // Escapes `text` as the body of a Turtle "…" string (exposed for tests and the tools).

@@ -16,11 +16,13 @@ import sys
 import tempfile
 import time
 
+import rdflib
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import cases  # noqa: E402
-from common import (as_nobody, check, copy_for_nobody, nobody_python, record, run, scratch_dir,  # noqa: E402
-                    shared_dir)
+from common import (as_nobody, check, copy_for_nobody, nobody_python, rdf_loads, record, run,  # noqa: E402
+                    scratch_dir, shared_dir)
 
 ARGS = None
 SECRETS = ["hunter2", "hunter3", "hunter4", "hunter5", "hunter6"]
@@ -257,6 +259,36 @@ def case_tool_secrets():
         for kept in ("Authorization: ***", "--oauth2-bearer ***", "-pass pass:***", "--password-file /run/pw-file",
                      "PGPASSWORD=***", "-p***", "oauth2:***@git.example", "access_token=***&page=2"):
             check(kept in text, f"command line not recorded as '{kept}'")
+
+
+# Names ending in '.' (issue 29 item 12): a file "data." and an HDF5-style name inside a
+# directory "run.": the raw files and prov-merge's Turtle and N-Triples load in rdflib and rapper,
+# and the files are named by their own IRIs.
+DOT_NAMES = """
+import os
+os.mkdir('run.')
+for name in ('data.', 'run./out.', 'a..', 'x.y'):
+    open(name, 'w').write('x')
+    open(name).read()
+"""
+
+
+def case_dot_names():
+    with scratch_dir("dot-names") as d:
+        prov = os.path.join(d, "prov")
+        traced_python(DOT_NAMES, d, {"PROVIO_DIR": prov})
+        raw = [os.path.join(prov, n) for n in os.listdir(prov)]
+        check(raw, "nothing recorded")
+        for f in raw:
+            rdf_loads(f, "turtle")
+        for fmt, ext in (("turtle", "ttl"), ("nt", "nt")):
+            out = os.path.join(d, "merged." + ext)
+            run([ARGS.merge, "-q", prov, "-o", out] + (["--format", "ntriples"] if fmt == "nt" else []), expect=0)
+            rdf_loads(out, fmt)
+            g = rdflib.Graph().parse(out, format=fmt)
+            paths = {str(o) for o in g.objects(None, rdflib.URIRef("http://www.w3.org/ns/provio#path"))}
+            for name in ("data.", "run./out.", "a..", "x.y"):
+                check(os.path.join(d, name) in paths, f"{name} not recorded in {out}")
 
 
 def main():

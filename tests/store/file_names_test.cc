@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/entities.h"
+#include "store/turtle.h"
 
 namespace provio::store {
 namespace {
@@ -42,6 +43,25 @@ TEST(FileNames, InterleavedFilesKeepTheirOwnPrefixes) {
   EXPECT_EQ(fa, "d3:a\\.h5");
   EXPECT_EQ(fb, "d3:b\\.h5");
   EXPECT_EQ(count(out, "@prefix d3: <file:///names-test/> .\n"), 1u) << out;
+}
+
+// "d1:data\." is valid Turtle, but rdflib 6.1 ends the statement at that '.': a name ending in
+// '.' is written as a full IRI, a dot inside a name stays escaped.
+TEST(FileNames, NameEndingInDotIsAFullIri) {
+  model::EntityId dot = model::file_entity("/names-dot/data.");
+  model::EntityId inner = model::file_entity("/names-dot/data.txt");
+  model::EntityId obj =
+      model::object_entity(model::file_entity("/names-dot/x.h5"), "/g.", EntityClass::kGroup);
+  FileNames names;
+  std::string out;
+  EXPECT_EQ(names.term(dot, out), "<file:///names-dot/data.>");
+  EXPECT_EQ(names.term(inner, out).substr(names.term(inner, out).find(':')), ":data\\.txt");
+  EXPECT_EQ(names.term(obj, out), "<file:///names-dot/x.h5#/g.>");
+  std::string local;
+  EXPECT_FALSE(append_local_name(local, "a."));
+  EXPECT_TRUE(local.empty());
+  EXPECT_TRUE(append_local_name(local, "a.b"));
+  EXPECT_EQ(local, "a\\.b");
 }
 
 }  // namespace
