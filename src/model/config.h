@@ -22,7 +22,7 @@ enum class Level : std::uint8_t { kOff, kSummary, kTrace };
 
 struct Config {
   Level level = Level::kSummary;
-  std::string dir;                                   // output directory; empty: default_output_dir()
+  std::string dir;                                   // PROVIO_DIR as given; model::output_dir() resolves it
   std::size_t trace_events = 8192;                   // per-thread trace buffer, in events
   std::size_t summary_slots = 4096;                  // per-thread summary table, in activities
   std::uint64_t flush_interval_ns = 30'000'000'000;  // time bound between flushes

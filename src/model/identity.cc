@@ -17,6 +17,7 @@
 #include "model/clock.h"
 #include "model/config.h"
 #include "model/iri.h"
+#include "model/output_dir_name.h"
 #include "model/redact.h"
 #include "model/small_file.h"
 #include "model/snapshot.h"
@@ -188,22 +189,23 @@ int rank_from_env() {
   return -1;
 }
 
-std::string default_output_dir() {
+std::string output_dir() {
+  const Identity& id = identity();
+  const std::string& dir = config().dir;
+  // A start directory the program removed is not made again (provio would bring back a directory
+  // the user deleted): no output, as when it is unknown. A raw syscall: libc's would be traced.
   int saved = errno;
-  char cwd[PATH_MAX];
-  // Without a working directory there is no default: a fixed shared place such as /tmp would let
-  // another user prepare it (docs/security.md).
-  if (!getcwd(cwd, sizeof cwd)) {
-    errno = saved;
-    return "";
-  }
-  std::string dir = cwd;
-  std::string job = job_id_from_env();
-  for (char& c : job) {
-    if (c == '/' || c == '\0') c = '_';
-  }
+  bool gone = (dir.empty() || dir[0] != '/') && !id.working_directory.empty() &&
+              syscall(SYS_faccessat, AT_FDCWD, id.working_directory.c_str(), F_OK) != 0;
   errno = saved;
-  return dir + "/provio/" + (job.empty() ? "local" : job);
+  return gone ? "" : output_dir_for(dir, id.working_directory, id.job_id);
+}
+
+std::string output_dir_for(const std::string& dir, const std::string& start_dir, const std::string& job) {
+  if (!dir.empty() && dir[0] == '/') return dir;
+  if (start_dir.empty()) return "";
+  if (!dir.empty()) return start_dir + "/" + dir;
+  return start_dir + "/" + kOutputDirName + "/" + job_dir_name(job);
 }
 
 }  // namespace provio::model

@@ -42,8 +42,17 @@ void set_mpi_rank(int rank, int size);
 std::string job_id_from_env();
 int rank_from_env();
 
-// The default output directory: $PWD/provio/<job> (docs/configuration.md); empty when the
-// working directory is unknown.
-std::string default_output_dir();
+// The output directory for PROVIO_DIR `dir` in a process started in `start_dir` (empty: unknown)
+// of batch job `job` (docs/configuration.md): an absolute `dir` as it is, a relative one under
+// `start_dir`, none: `start_dir`/provio/<job>. Empty when it needs `start_dir` and that is unknown:
+// a fixed shared place such as /tmp would let another user prepare it (docs/security.md).
+std::string output_dir_for(const std::string& dir, const std::string& start_dir, const std::string& job);
+
+// Where every layer and thread of this process writes: PROVIO_DIR (or the VOL connector's dir=)
+// against the directory the process started in (Identity::working_directory, read with the
+// identity: in the preload library's constructor, or at the first event), never against the
+// current one, so a chdir of the program cannot split its provenance (issue 29). Empty when that
+// directory is needed and unknown or removed since.
+std::string output_dir();
 
 }  // namespace provio::model

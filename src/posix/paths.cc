@@ -89,7 +89,7 @@ Exclusions* build_exclusions() {
   }
   // provio's own output directory: the core writes it through raw syscalls, but other programs of
   // the workflow (prov-merge, a cp -r of the tree) read it.
-  const std::string dir = model::config().dir.empty() ? model::default_output_dir() : model::config().dir;
+  const std::string dir = model::output_dir();
   if (!dir.empty()) add_prefix(ex->prefixes, model::canonical_path(dir));
   return ex;
 }

@@ -73,7 +73,9 @@ OwnModes own_modes() {
 
 DirStatus prepare_output_dir(const std::string& dir, mode_t dir_mode, std::string& why) {
   if (dir.empty()) {
-    why = "no output directory (the working directory is unknown and PROVIO_DIR is not set)";
+    why =
+        "no output directory (the directory the process started in is unknown or removed, and PROVIO_DIR "
+        "is not an absolute path)";
     return DirStatus::kRefused;
   }
   std::vector<std::string> pending;

@@ -393,8 +393,8 @@ bool ThreadLog::prepare_output() {
   if (!file_.is_open()) {
     if (file_.failed()) return false;
     const model::Identity& id = model::identity();
-    const std::string& dir = model::config().dir.empty() ? model::default_output_dir() : model::config().dir;
-    file_.open(dir, id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
+    file_.open(model::output_dir(),
+               id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
   }
   out_.clear();
   if (!header_written_) write_header();

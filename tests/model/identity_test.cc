@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include "model/config.h"
+
 namespace provio::model {
 namespace {
 
@@ -27,7 +29,20 @@ TEST(Identity, SchedulerJobWinsOverLauncher) {
   EXPECT_EQ(job_id_from_env(), "mpi-prterun-vm-123@1");
   ScopedEnv b("SLURM_JOB_ID", "4242");
   EXPECT_EQ(job_id_from_env(), "slurm-4242");
-  EXPECT_EQ(default_output_dir().substr(default_output_dir().rfind('/') + 1), "slurm-4242");
+  EXPECT_EQ(output_dir_for("", "/start", job_id_from_env()), "/start/provio/slurm-4242");
+}
+
+// One directory per process, from where it started (issue 29 item 9): nothing here reads the
+// current directory.
+TEST(Identity, OutputDirFromTheStartDirectory) {
+  EXPECT_EQ(output_dir_for("/abs/prov", "/start", ""), "/abs/prov");
+  EXPECT_EQ(output_dir_for("rel/prov", "/start", ""), "/start/rel/prov");
+  EXPECT_EQ(output_dir_for("", "/start", ""), "/start/provio/local");
+  EXPECT_EQ(output_dir_for("", "/start", "pbs-1/x"), "/start/provio/pbs-1_x");
+  EXPECT_EQ(output_dir_for("", "", ""), "");  // no start directory, no default (docs/security.md)
+  EXPECT_EQ(output_dir_for("rel", "", ""), "");
+  EXPECT_EQ(output_dir_for("/abs", "", ""), "/abs");
+  EXPECT_EQ(output_dir(), output_dir_for(config().dir, identity().working_directory, identity().job_id));
 }
 
 TEST(Identity, RankFromLauncher) {

@@ -145,7 +145,8 @@ def case_output_dir():
         fresh = [n for n in os.listdir(fallback) if os.lstat(os.path.join(fallback, n)).st_mtime >= start] \
             if os.path.isdir(fallback) else []
         check(not fresh, f"provenance went to the shared {fallback}: {fresh}")
-        check("working directory is unknown" in p.err, f"no warning without a working directory:\n{p.err}")
+        check("no output directory (the directory the process started in is unknown or removed" in p.err,
+              f"no warning without a working directory:\n{p.err}")
 
 
 ORDINARY_USER = 4242  # a victim who is not root (no account needed: setpriv sets the ids)

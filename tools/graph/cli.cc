@@ -7,6 +7,7 @@
 
 #include "graph/store_layout.h"
 #include "graph/version.h"
+#include "model/output_dir_name.h"
 
 namespace provio::tools {
 
@@ -19,7 +20,7 @@ std::vector<std::string> default_inputs() {
   const char* dir = std::getenv("PROVIO_DIR");
   if (dir && *dir) return {dir};
   if (rdf::is_store(kRunStore)) return {kRunStore};
-  return {"provio"};
+  return {model::kOutputDirName};
 }
 
 }  // namespace provio::tools

@@ -27,6 +27,7 @@
 #include "launcher.h"
 #include "layout.h"
 #include "model/identity.h"
+#include "model/output_dir_name.h"
 
 extern char** environ;
 
@@ -180,9 +181,7 @@ std::string default_job_dir() {
     std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
     job = std::string("run-") + stamp + "-" + std::to_string(getpid());
   }
-  for (char& c : job)
-    if (c == '/') c = '_';
-  return "provio/" + job;
+  return std::string(provio::model::kOutputDirName) + "/" + provio::model::job_dir_name(job);
 }
 
 std::string absolute(const std::string& path) {
