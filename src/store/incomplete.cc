@@ -24,6 +24,7 @@ std::string_view loss_reason(Loss l) {
     case Loss::kOutputFailed: return "output-failed";
     case Loss::kFreeSpace: return "free-space-reserve";
     case Loss::kUnresolvedName: return "unresolved-name";
+    case Loss::kMemoryLimit: return "memory-limit";
     case Loss::kCount_: break;
   }
   return "unknown";

@@ -19,6 +19,7 @@ enum class Loss : std::uint8_t {
   kOutputFailed,    // events in a buffer whose file could not be written
   kFreeSpace,       // events not written to keep the free-space reserve
   kUnresolvedName,  // a relative name met while the working directory cannot be named
+  kMemoryLimit,     // a call recorded on its file, not its object: the activity table is at PROVIO_MEMORY
   kCount_
 };
 

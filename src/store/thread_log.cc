@@ -31,6 +31,7 @@ using model::EntityId;
 using model::Op;
 
 std::atomic<bool> g_write_through{false};
+std::atomic<bool> g_memory_limit_warned{false};            // the warning that comes with Loss::kMemoryLimit
 constexpr std::size_t kRecordCapacity = 256;               // workflow records per thread between flushes
 constexpr std::size_t kRecordArenaBytes = 32 << 10;        // their strings
 constexpr std::uint64_t kOwnerPatienceNs = 1'000'000'000;  // for another thread's flush of our log
@@ -98,7 +99,6 @@ ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_i
     trace_heads_.reset(new TraceHead[kTraceHeads]);
   } else {
     std::size_t n = round_up_pow2(capacity);  // at least 16 (config.cc)
-    slots_max_ = 16 * n;
     pending_.reset(new model::Event[kPending]);
     while ((std::size_t{8} << chunk_shift_) < n) ++chunk_shift_;  // chunks of n / 8 slots
     if (!allocate_summary(n)) throw std::bad_alloc();             // as the trace buffers' new[] would
@@ -202,7 +202,7 @@ void ThreadLog::restart_summary() {
   } else {
     // Degrade: an object's call is recorded on its file, a file's on no entity, in one coarse
     // activity per (API, operation, file), so the table keeps room while the program meets ever
-    // more objects. Counts and bytes stay exact; which objects is what is lost.
+    // more objects. Counts and bytes stay exact; which objects is what is lost, and said so.
     model::Event coarse = ev;
     model::EntityId file = model::file_of(ev.entity);
     coarse.entity = file != ev.entity ? file : model::kNoEntity;
@@ -210,6 +210,13 @@ void ThreadLog::restart_summary() {
     coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
     s = find_or_add(coarse, key_tag(coarse), slots_limit_, added);
     if (!s) return false;
+    count_loss(Loss::kMemoryLimit);
+    if (!g_memory_limit_warned.exchange(true, std::memory_order_relaxed)) {  // warn_once locks
+      model::warn_once("summary-memory-limit",
+                       "memory limit PROVIO_MEMORY=%zu reached: calls on new objects are recorded on "
+                       "their file only (provio:incomplete \"memory-limit\")",
+                       model::config().memory_limit);
+    }
   }
   return added || add_to_slot(*s, ev);
 }
@@ -322,6 +329,13 @@ bool ThreadLog::allocate_summary(std::size_t n) {
   std::unique_ptr<std::uint64_t[]> index(new (std::nothrow) std::uint64_t[n]());
   std::unique_ptr<SummarySlot*[]> dirty(new (std::nothrow) SummarySlot*[limit]);
   if (!index || !dirty) return false;
+  if (slot_chunks_.size() < limit >> chunk_shift_) {
+    try {
+      slot_chunks_.resize(limit >> chunk_shift_);
+    } catch (const std::bad_alloc&) {
+      return false;
+    }
+  }
   // The chunks that hold slots up to the new limit; those that exist stay where they are. Slots
   // are written before they are read: no need to clear them. A chunk made before a later one
   // fails stays, for the next attempt.
@@ -341,7 +355,8 @@ bool ThreadLog::allocate_summary(std::size_t n) {
 
 bool ThreadLog::grow_summary() {
   std::size_t n = slot_mask_ + 1, m = 2 * n;
-  if (m > slots_max_ || !reserve_memory(summary_bytes(m) - summary_bytes(n))) return false;
+  // An index entry holds a slot number in 32 bits; PROVIO_MEMORY bounds the table long before.
+  if (m > (std::size_t{1} << 31) || !reserve_memory(summary_bytes(m) - summary_bytes(n))) return false;
   std::unique_ptr<std::uint64_t[]> old(index_.release());
   if (!allocate_summary(m)) {  // the reservation stays: this log keeps its claim
     index_.reset(old.release());

@@ -11,13 +11,16 @@
 //
 // Summary output grows with distinct (API, operation, object) only: a slot lives as long as the
 // log, its activity is described once per file, and a flush writes only the slots that changed
-// since the previous one (docs/format.md). When the table is 3/4 full it doubles, up to 16 times
-// its first size and within the process's memory bound; past that, new keys are recorded on
-// their file (coarse activities); only a table full even of those is flushed and started afresh.
-// Slots are stored densely in order of creation, in chunks that never move, and found through an
-// index of 8-byte entries (slot number and hash bits), so a new key writes one slot and one entry,
-// and growing adds chunks and moves the index entries only (placed by their hash bits: no slot is
-// read or copied, nothing hashed again).
+// since the previous one (docs/format.md). When the table is 3/4 full it doubles, as long as the
+// process stays within its memory bound (PROVIO_MEMORY), so every object is kept: a doubling
+// allocates, once per doubling, log2(keys / PROVIO_SUMMARY_SLOTS) times in a thread's life. At
+// the bound, new keys are recorded on their file (coarse activities), each such call counted as
+// lost (Loss::kMemoryLimit, provio:incomplete "memory-limit") with a warning once; only a table
+// full even of those is flushed and started afresh. Slots are stored densely in order of
+// creation, in chunks that never move, and found through an index of 8-byte entries (slot number
+// and hash bits), so a new key writes one slot and one entry, and growing adds chunks and moves
+// the index entries only (placed by their hash bits: no slot is read or copied, nothing hashed
+// again).
 //
 // A call whose key is among the recent ones (recent_) adds to its slot at once. Any other waits
 // in a small pending batch (pending_events() counts it), added to the table when the batch is
@@ -152,7 +155,7 @@ class alignas(64) ThreadLog {
   // (`added`); nullptr when `limit` slots are in use and the key is not among them.
   SummarySlot* find_or_add(const model::Event& key, std::uint64_t tag, std::size_t limit, bool& added);
   // Doubles the activity table (rare: allocates chunks of slots and a new index, moves the index
-  // entries); false if it may not grow.
+  // entries); false if it may not grow (PROVIO_MEMORY).
   bool grow_summary();
   // Room for a table of `index_size` entries; false (nothing changed) when out of memory.
   bool allocate_summary(std::size_t index_size);
@@ -212,15 +215,12 @@ class alignas(64) ThreadLog {
   std::unique_ptr<SummarySlot*[]> dirty_;  // slots with measures since the last flush
   std::size_t dirty_used_ = 0;
   unsigned chunk_shift_ = 0;  // slots are in chunks of 1 << chunk_shift_ (first size / 8)
-  // Slot k is slot_chunks_[k >> chunk_shift_][k & mask]; the table grows to 16 times its first
-  // size, whose 7/8 is 112 chunks.
-  static constexpr std::size_t kSlotChunks = 112;
-  std::unique_ptr<SummarySlot[]> slot_chunks_[kSlotChunks];
+  // Slot k is slot_chunks_[k >> chunk_shift_][k & mask]; a doubling appends chunks.
+  std::vector<std::unique_ptr<SummarySlot[]>> slot_chunks_;
   SummarySlot& slot(std::size_t k) {
     return slot_chunks_[k >> chunk_shift_][k & ((std::size_t{1} << chunk_shift_) - 1)];
   }
-  std::size_t slots_max_ = 0;  // the index never grows beyond this many entries
-  bool restarted_ = false;     // the table was started afresh: measures go on parts only
+  bool restarted_ = false;  // the table was started afresh: measures go on parts only
   // trace
   std::unique_ptr<model::Event[]> events_;
   std::size_t event_capacity_ = 0;

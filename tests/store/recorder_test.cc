@@ -18,6 +18,7 @@
 #include "model/api_names.h"
 #include "model/clock.h"
 #include "model/entities.h"
+#include "store/incomplete.h"
 #include "store/thread_log.h"
 
 namespace provio::store {
@@ -205,12 +206,21 @@ TEST_F(RecorderTest, FullTraceBufferFlushes) {
   EXPECT_EQ(count(all_text(), ":count 1 ;"), 250u);
 }
 
-// Issue 11: memory stays bounded without re-describing: the table doubles up to 16 times its
-// first size; past 3/4 of that, new keys go to coarse activities (said in the graph), and counts
-// still add up.
+// PROVIO_MEMORY for one thread whose table of `first` slots may double up to `most` and no further.
+void bound_table(std::size_t first, std::size_t most) {
+  setenv("PROVIO_SUMMARY_SLOTS", std::to_string(first).c_str(), 1);
+  std::size_t bytes = ThreadLog::summary_bytes(most) + ThreadLog::kWriteChunk + 64;
+  ASSERT_LT(bytes, ThreadLog::summary_bytes(2 * most) + ThreadLog::kWriteChunk);
+  setenv("PROVIO_MEMORY", std::to_string(bytes).c_str(), 1);
+}
+
+// Memory stays bounded without re-describing: the table doubles while PROVIO_MEMORY allows; past
+// 3/4 of the largest, new keys go to coarse activities, every such call counted as lost
+// (memory-limit, issue 29), and counts still add up.
 TEST_F(RecorderTest, FullSummaryTableDegradesToCoarseActivities) {
-  setenv("PROVIO_SUMMARY_SLOTS", "16", 1);  // grows to 256 slots: 192 fine activities, then coarse
+  bound_table(16, 256);  // 192 fine activities, then coarse
   start();
+  std::uint64_t lost_before = losses(Loss::kMemoryLimit);
   model::EntityId h5 = model::canonical_file_entity("/rec/many.h5");
   std::vector<model::EntityId> ents;
   for (int i = 0; i < 200; ++i)
@@ -232,12 +242,28 @@ TEST_F(RecorderTest, FullSummaryTableDegradesToCoarseActivities) {
   EXPECT_NE(text.find("many\\.h5 ; :coarse true ; :count 8 ;"), std::string::npos) << text;
   EXPECT_NE(text.find("test_write\" ; prov:wasAssociatedWith t:0 ; :coarse true ; :count 100 ;"),
             std::string::npos);
+  EXPECT_EQ(losses(Loss::kMemoryLimit) - lost_before, 3u * 108) << "8 datasets and 100 files a round";
+  EXPECT_NE(text.find("\"memory-limit\""), std::string::npos);
   EXPECT_TRUE(parses_with_rapper());
+}
+
+// Without a memory bound in reach the table keeps every key: 20,000 files, each its own activity.
+TEST_F(RecorderTest, SummaryTableGrowsPastSixteenTimes) {
+  setenv("PROVIO_SUMMARY_SLOTS", "16", 1);
+  start();
+  std::uint64_t lost_before = losses(Loss::kMemoryLimit);
+  for (int i = 0; i < 20000; ++i)
+    record(event(model::canonical_file_entity("/rec/grow/" + std::to_string(i))));
+  flush_all();
+  std::string text = all_text();
+  EXPECT_EQ(count(text, " a :Write ;"), 20000u);
+  EXPECT_EQ(count(text, ":coarse true"), 0u);
+  EXPECT_EQ(losses(Loss::kMemoryLimit), lost_before);
 }
 
 // A table full even of coarse activities is written and started afresh: counts still add up.
 TEST_F(RecorderTest, TableFullOfCoarseActivitiesStartsAfresh) {
-  setenv("PROVIO_SUMMARY_SLOTS", "16", 1);  // at most 256 slots: 192 fine, 224 in all
+  bound_table(16, 256);  // 192 fine, 224 in all
   start();
   std::size_t events = 0;
   for (int api = 0; api < 300; ++api) {
