@@ -58,12 +58,6 @@ std::string parent_of(const std::string& resolved) {
   return slash == 0 || slash == std::string::npos ? "/" : resolved.substr(0, slash);
 }
 
-std::string working_directory() {
-  char cwd[PATH_MAX];
-  if (syscall(SYS_getcwd, cwd, sizeof cwd) < 0 || cwd[0] != '/') return "";
-  return cwd;
-}
-
 }  // namespace
 
 OwnModes own_modes() {
@@ -78,21 +72,13 @@ DirStatus prepare_output_dir(const std::string& dir, mode_t dir_mode, std::strin
         "is not an absolute path)";
     return DirStatus::kRefused;
   }
+  if (dir[0] != '/') {  // model::output_dir() resolves it against the start directory
+    why = "the output directory " + dir + " is not an absolute path";
+    return DirStatus::kRefused;
+  }
   std::vector<std::string> pending;
   push_components(dir, pending);
   std::string resolved;  // the directory reached so far, without links; "" is "/"
-  if (dir[0] != '/') {
-    resolved = working_directory();
-    if (resolved.empty()) {
-      why = "no output directory (the working directory is unknown and PROVIO_DIR is relative)";
-      return DirStatus::kRefused;
-    }
-    if (resolved == "/") resolved.clear();
-    // The working directory's own components are judged too: start the walk from the root.
-    std::string start = resolved;
-    resolved.clear();
-    push_components(start, pending);
-  }
   // Once the walk has passed a directory every user can write to, each component below it must
   // belong to the user running provio or to root: anything else may have been put there, or be
   // replaced at will, by the other user.

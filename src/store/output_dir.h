@@ -28,7 +28,7 @@ enum class DirStatus {
 };
 
 // Creates the missing components of `dir` (mode `dir_mode`) and checks the whole path as the
-// kernel resolves it (a relative `dir` from the working directory, links followed). Refuses:
+// kernel resolves it (`dir` is absolute: model::output_dir(); links followed). Refuses:
 // - below a directory every user can write to (/tmp, a scratch area), any component, directory
 //   or link, owned by another user than root and the user running provio;
 // - a symlink of another user (root aside) unless it lies in a directory of that user's that
