@@ -26,7 +26,7 @@ def case_long_iri():
     r = into(prov)
     check(r.stderr.count("unchanged") == 2, f"loading the jobs again changes nothing: {r.stderr.strip()}")
     # The server holds the short form with the full IRI beside it, not its own rewriting.
-    iris = {str(t) for s, p, o in server_graph(PREFIX + "job2") for t in (s, o) if str(t).startswith(("file:", "urn:"))}
+    iris = {str(t) for s, p, o in server_graph(PREFIX + "job2") for t in (s, p, o) if isinstance(t, rdflib.URIRef)}
     check(iris and max(len(i) for i in iris) <= 1024, "no IRI on the server is longer than provio's limit")
     full = {str(o) for s, p, o in server_graph(PREFIX + "job2") if str(p).endswith("#fullIri")}
     check(any(i.endswith("/detections.csv") and len(i) > 2400 for i in full),
@@ -38,7 +38,7 @@ def case_long_iri():
         local = run(args.query, *qn, "-f", "csv", merged).stdout
         remote = run(args.query, *qn, "-f", "csv", "--endpoint", ENDPOINT).stdout
         check(local == remote and local.count(deep) >= (2 if qn[0] == "lineage" else 1),
-              f"{qn[0]} {os.path.basename(qn[1]) if len(qn) == 3 else ''}: the server's answer is the local one"
+              f"{' '.join(os.path.basename(a) for a in qn)}: the server's answer is the local one"
               + ("" if local == remote else f"\n--- local\n{local}\n--- server\n{remote}"))
 
 

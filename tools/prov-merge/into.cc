@@ -338,7 +338,8 @@ int remove_job(sparql::Server& server, const std::string& job, bool quiet) {
     std::fprintf(stderr, "%s: %s: not removed: %s\n", kTool, job.c_str(), error.c_str());
     return kExitFailed;
   }
-  if (!quiet) std::fprintf(stderr, "%s: %s: %s removed\n", kTool, job.c_str(), iri.c_str());
+  if (!quiet && named) std::fprintf(stderr, "%s: %s removed\n", kTool, iri.c_str());
+  if (!quiet && !named) std::fprintf(stderr, "%s: %s: %s removed\n", kTool, job.c_str(), iri.c_str());
   return kExitOk;
 }
 
