@@ -208,6 +208,12 @@ bool Server::select(const std::string& text, Results& out, std::string& error,
   return restore_long_iris(terms, error);
 }
 
+void Server::learn_full_iri(const std::string& short_iri, const std::string& full) {
+  // Anybody who may write a graph may write a fullIri triple: only the IRI whose digest the short
+  // one is can be its full IRI.
+  if (server_iri(full) == short_iri) full_iris_[short_iri] = full;
+}
+
 bool Server::restore_long_iris(const std::vector<Term*>& terms, std::string& error) {
   std::vector<std::string> unknown;
   for (const Term* t : terms)
@@ -225,7 +231,7 @@ bool Server::restore_long_iris(const std::vector<Term*>& terms, std::string& err
                         r, error))
       return false;
     for (const Row& row : r.rows)
-      if (row.size() == 2 && row[0] && row[1]) full_iris_[row[0]->value] = row[1]->value;
+      if (row.size() == 2 && row[0] && row[1]) learn_full_iri(row[0]->value, row[1]->value);
   }
   for (Term* t : terms) {
     if (t->kind != Term::Kind::kIri || !is_short_iri(t->value)) continue;
@@ -298,7 +304,7 @@ bool Server::triples(const std::string& where, std::vector<Triple>& out, std::st
   const std::string full_iri = full_iri_predicate();
   auto ties_short_iri = [&](const Triple& t) { return t[1].value == full_iri && is_short_iri(t[0].value); };
   for (const Triple& t : ts)
-    if (ties_short_iri(t)) full_iris_[t[0].value] = t[2].value;
+    if (ties_short_iri(t)) learn_full_iri(t[0].value, t[2].value);
   ts.erase(std::remove_if(ts.begin(), ts.end(), ties_short_iri), ts.end());
   std::size_t first = out.size();
   out.reserve(out.size() + ts.size());

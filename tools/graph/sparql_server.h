@@ -67,6 +67,7 @@ class Server {
                       const std::vector<std::string>& default_graphs = {});
   // Replaces short IRIs (long_iri.h) by their full IRIs, asking the server for those not known.
   bool restore_long_iris(const std::vector<Term*>& terms, std::string& error);
+  void learn_full_iri(const std::string& short_iri, const std::string& full);
   bool send_graph(const char* method, const std::string& graph, const std::string& body, std::string& error);
   Endpoints e_;
   net::Client& http_;
