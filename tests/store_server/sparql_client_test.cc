@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/http.h"
+#include "graph/long_iri.h"
 #include "graph/sparql_results.h"
 #include "graph/sparql_server.h"
 
@@ -118,4 +119,28 @@ TEST(SparqlServer, DerivesTheOtherUrls) {
 TEST(SparqlServer, SpellsIrisAndNames) {
   EXPECT_EQ(ps::iri_ref("urn:a b<c>"), "<urn:a%20b%3Cc%3E>");
   EXPECT_EQ(provio::net::percent_encode("slurm-41/a b~_."), "slurm-41%2Fa%20b~_.");
+}
+
+// An IRI longer than kLongIriBytes goes to the server as urn:provio:long-iri:sha256:HEX (the
+// digest checked against Python's hashlib), with its full IRI beside it; shorter ones as they are.
+TEST(LongIri, ShortFormIsTheSha256OfTheFullIri) {
+  std::string longest = "file:///" + std::string(1016, 'a'), over = longest + "a";
+  ASSERT_EQ(longest.size(), ps::kLongIriBytes);
+  EXPECT_EQ(ps::server_iri(longest), longest);
+  EXPECT_EQ(ps::server_iri(over),
+            "urn:provio:long-iri:sha256:052b83ce708ad9e474046da546482490a38d1ff63eb1e60af7ad9adfc4e3507c");
+  EXPECT_EQ(ps::iri_ref(over), "<" + ps::server_iri(over) + ">");
+
+  provio::rdf::Graph g;
+  g.add("<" + over + ">", "<http://www.w3.org/ns/provio#path>", "\"p\"");
+  g.add("<urn:x>", "<http://www.w3.org/ns/prov#used>", "<" + over + ">");
+  provio::rdf::Graph held = ps::server_form(std::move(g));
+  std::string s = "<" + ps::server_iri(over) + ">";
+  EXPECT_EQ(held.size(), 3u);
+  for (const auto& [a, b, c] : {std::array<std::string, 3>{s, "<http://www.w3.org/ns/provio#path>", "\"p\""},
+                                {"<urn:x>", "<http://www.w3.org/ns/prov#used>", s},
+                                {s, "<http://www.w3.org/ns/provio#fullIri>", "\"" + over + "\""}}) {
+    auto id = [&](const std::string& t) { return held.terms.find(t); };
+    EXPECT_TRUE(held.contains({id(a), id(b), id(c)})) << a << " " << b << " " << c;
+  }
 }

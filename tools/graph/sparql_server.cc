@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "graph/long_iri.h"
 #include "graph/vocabulary.h"
 
 namespace provio::sparql {
@@ -115,10 +116,10 @@ bool complete_endpoints(Endpoints& e, std::string& error) {
   return true;
 }
 
-std::string iri_ref(const std::string& iri) {
+std::string iri_ref(const std::string& full) {
   static const char* hex = "0123456789ABCDEF";
   std::string out = "<";
-  for (unsigned char c : iri) {
+  for (unsigned char c : server_iri(full)) {
     if (c <= 0x20 || std::string_view("<>\"{}|^`\\").find(static_cast<char>(c)) != std::string_view::npos) {
       out += '%';
       out += hex[c >> 4];
@@ -185,8 +186,8 @@ void Server::read_ask(const std::string& query, Results& r) {
       !r.rows.empty() && r.rows[0][0] && (r.rows[0][0]->value == "1" || r.rows[0][0]->value == "true");
 }
 
-bool Server::select(const std::string& text, Results& out, std::string& error,
-                    const std::vector<std::string>& default_graphs) {
+bool Server::select_as_held(const std::string& text, Results& out, std::string& error,
+                            const std::vector<std::string>& default_graphs) {
   net::Response resp;
   if (!query(text, resp, error, default_graphs)) return false;
   if (!parse_xml_results(resp.body, out, error)) {
@@ -194,6 +195,49 @@ bool Server::select(const std::string& text, Results& out, std::string& error,
     return false;
   }
   read_ask(text, out);
+  return true;
+}
+
+bool Server::select(const std::string& text, Results& out, std::string& error,
+                    const std::vector<std::string>& default_graphs) {
+  if (!select_as_held(text, out, error, default_graphs)) return false;
+  std::vector<Term*> terms;
+  for (Row& row : out.rows)
+    for (auto& t : row)
+      if (t) terms.push_back(&*t);
+  return restore_long_iris(terms, error);
+}
+
+void Server::learn_full_iri(const std::string& short_iri, const std::string& full) {
+  // Anybody who may write a graph may write a fullIri triple: only the IRI whose digest the short
+  // one is can be its full IRI.
+  if (server_iri(full) == short_iri) full_iris_[short_iri] = full;
+}
+
+bool Server::restore_long_iris(const std::vector<Term*>& terms, std::string& error) {
+  std::vector<std::string> unknown;
+  for (const Term* t : terms)
+    if (t->kind == Term::Kind::kIri && is_short_iri(t->value) && !full_iris_.count(t->value))
+      unknown.push_back(t->value);
+  std::sort(unknown.begin(), unknown.end());
+  unknown.erase(std::unique(unknown.begin(), unknown.end()), unknown.end());
+  constexpr std::size_t kBatch = 400;
+  for (std::size_t b = 0; b < unknown.size(); b += kBatch) {
+    std::string values;
+    for (std::size_t i = b; i < std::min(unknown.size(), b + kBatch); ++i) values += "<" + unknown[i] + "> ";
+    Results r;
+    if (!select_as_held("SELECT ?s ?full WHERE { VALUES ?s { " + values + "} GRAPH ?g { ?s <" +
+                            full_iri_predicate() + "> ?full } }",
+                        r, error))
+      return false;
+    for (const Row& row : r.rows)
+      if (row.size() == 2 && row[0] && row[1]) learn_full_iri(row[0]->value, row[1]->value);
+  }
+  for (Term* t : terms) {
+    if (t->kind != Term::Kind::kIri || !is_short_iri(t->value)) continue;
+    auto it = full_iris_.find(t->value);
+    if (it != full_iris_.end()) t->value = it->second;
+  }
   return true;
 }
 
@@ -215,11 +259,10 @@ bool Server::send_graph(const char* method, const std::string& graph, const std:
   }
   net::Request r;
   r.method = method;
-  r.url = e_.store + (e_.store.find('?') == std::string::npos ? "?" : "&") +
-          "graph=" + net::percent_encode(graph);
+  std::string held = net::percent_encode(server_iri(graph));
+  r.url = e_.store + (e_.store.find('?') == std::string::npos ? "?" : "&") + "graph=" + held;
   // Virtuoso names the parameter graph-uri (its pre-standard form); sending both is harmless.
-  if (e_.store.find("/sparql-graph-crud") != std::string::npos)
-    r.url += "&graph-uri=" + net::percent_encode(graph);
+  if (e_.store.find("/sparql-graph-crud") != std::string::npos) r.url += "&graph-uri=" + held;
   r.content_type = "text/turtle";
   r.body = body;
   net::Response resp;
@@ -249,14 +292,21 @@ bool Server::triples(const std::string& where, std::vector<Triple>& out, std::st
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> exact;
   if (std::any_of(ts.begin(), ts.end(), [](const Triple& t) { return t[2].datatype == kXsdDouble; })) {
     Results r;
-    if (!select("SELECT ?s ?p (STR(?o) AS ?lex) WHERE { " + where + " FILTER(DATATYPE(?o) = <" + kXsdDouble +
-                    ">) }",
-                r, error))
+    if (!select_as_held("SELECT ?s ?p (STR(?o) AS ?lex) WHERE { " + where + " FILTER(DATATYPE(?o) = <" +
+                            kXsdDouble + ">) }",
+                        r, error))
       return false;
     for (const auto& row : r.rows)
       if (row.size() == 3 && row[0] && row[1] && row[2])
         exact[{row[0]->value, row[1]->value}].push_back(row[2]->value);
   }
+  // The short IRIs' fullIri triples are the server's business (long_iri.h): read, then dropped.
+  const std::string full_iri = full_iri_predicate();
+  auto ties_short_iri = [&](const Triple& t) { return t[1].value == full_iri && is_short_iri(t[0].value); };
+  for (const Triple& t : ts)
+    if (ties_short_iri(t)) learn_full_iri(t[0].value, t[2].value);
+  ts.erase(std::remove_if(ts.begin(), ts.end(), ties_short_iri), ts.end());
+  std::size_t first = out.size();
   out.reserve(out.size() + ts.size());
   for (Triple& t : ts) {
     if (t[2].kind == Term::Kind::kLiteral && t[2].datatype == kXsdDouble) {
@@ -276,7 +326,10 @@ bool Server::triples(const std::string& where, std::vector<Triple>& out, std::st
       t[2].value = microsecond_datetime(t[2].value);
     out.push_back(std::move(t));
   }
-  return true;
+  std::vector<Term*> terms;
+  for (std::size_t i = first; i < out.size(); ++i)
+    for (Term& t : out[i]) terms.push_back(&t);
+  return restore_long_iris(terms, error);
 }
 
 bool Server::job_graphs(std::vector<std::string>& out, std::string& error) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,9 @@ class Server {
   Server(Endpoints e, net::Client& http) : e_(std::move(e)), http_(http) {}
   const Endpoints& endpoints() const { return e_; }
 
-  // SELECT or ASK; `default_graphs` become default-graph-uri parameters.
+  // SELECT or ASK; `default_graphs` become default-graph-uri parameters. Here and in triples(),
+  // IRIs come back in full, and IRIs written with iri_ref() go out in the form the server holds
+  // (long_iri.h); query() answers as the server holds them.
   [[nodiscard]] bool select(const std::string& query, Results& out, std::string& error,
                             const std::vector<std::string>& default_graphs = {});
   // Any query; the raw answer (XML results for SELECT/ASK, N-Triples for CONSTRUCT/DESCRIBE).
@@ -60,15 +63,22 @@ class Server {
   [[nodiscard]] bool job_graphs(std::vector<std::string>& out, std::string& error);
 
  private:
+  bool select_as_held(const std::string& query, Results& out, std::string& error,
+                      const std::vector<std::string>& default_graphs = {});
+  // Replaces short IRIs (long_iri.h) by their full IRIs, asking the server for those not known.
+  bool restore_long_iris(const std::vector<Term*>& terms, std::string& error);
+  void learn_full_iri(const std::string& short_iri, const std::string& full);
   bool send_graph(const char* method, const std::string& graph, const std::string& body, std::string& error);
   Endpoints e_;
   net::Client& http_;
   bool by_update_ = false;
+  std::map<std::string, std::string> full_iris_;  // short IRI → full IRI
 };
 
 // `pattern` over the union of the job graphs: GRAPH ?g { pattern } FILTER(prefix of ?g).
 std::string in_job_graphs(const std::string& pattern, const std::string& graph = "?g");
-// <iri> for SPARQL text (characters SPARQL forbids in an IRIREF are percent-encoded).
+// <iri> for SPARQL text, in the form the server holds (long_iri.h; characters SPARQL forbids in
+// an IRIREF are percent-encoded).
 std::string iri_ref(const std::string& iri);
 
 }  // namespace provio::sparql

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,9 +15,11 @@
 
 #include "graph/fold.h"
 #include "graph/graph.h"
+#include "graph/long_iri.h"
 #include "graph/reader.h"
 #include "graph/terms.h"
 #include "graph/writer.h"
+#include "staging.h"
 
 namespace provio::into {
 namespace {
@@ -24,6 +27,35 @@ namespace {
 namespace fs = std::filesystem;
 constexpr const char* kTool = "prov-merge";
 constexpr int kExitOk = 0, kExitFailed = 1, kExitDamaged = 2;
+
+// Test hook (docs/shared-store.md, "Interrupted loads"): once this many chunks of a staging graph
+// are on the server, prov-merge stops itself (SIGSTOP), so a test signals it exactly mid-load.
+std::size_t pause_after_chunks() {
+  const char* v = std::getenv("PROVIO_TEST_INTO_PAUSE_AFTER");
+  return v ? std::strtoul(v, nullptr, 10) : 0;
+}
+
+void pause_for_test(const std::string& job, std::size_t chunks) {
+  std::fprintf(stderr, "%s: %s: paused after %zu chunks (PROVIO_TEST_INTO_PAUSE_AFTER)\n", kTool, job.c_str(),
+               chunks);
+  std::raise(SIGSTOP);
+}
+
+std::string signal_name(int sig) {
+  return sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "signal " + std::to_string(sig);
+}
+
+// The triples a graph holds, counted by the server.
+bool count_triples(sparql::Server& server, const std::string& graph, std::size_t& n, std::string& error) {
+  sparql::Results r;
+  if (!server.select("SELECT (COUNT(*) AS ?n) WHERE { GRAPH " + sparql::iri_ref(graph) + " { ?s ?p ?o } }", r,
+                     error))
+    return false;
+  n = !r.rows.empty() && r.rows[0].size() == 1 && r.rows[0][0]
+          ? static_cast<std::size_t>(std::strtoull(r.rows[0][0]->value.c_str(), nullptr, 10))
+          : 0;
+  return true;
+}
 
 bool provenance_file(const fs::path& p) {
   return p.extension() == ".ttl" || p.extension() == ".nt";
@@ -174,25 +206,41 @@ std::string turtle_body(const std::vector<std::string>& lines, std::size_t b, st
 }
 
 // Replaces graph `iri` with `lines`: one PUT when they fit one chunk, else a staging graph filled
-// chunk by chunk and moved into place, so the job's graph is never seen half-written.
+// chunk by chunk and moved into place, so the job's graph is never seen half-written. `distinct`:
+// the triples sent, told apart by value (a store may hold "0.5" and "0.50" as one double, but
+// never fewer). Stopped by a signal, the staging graph is removed.
 bool upload(sparql::Server& server, const std::string& job, const std::string& iri,
-            const std::vector<std::string>& lines, std::size_t chunk, std::string& error) {
+            const std::vector<std::string>& lines, std::size_t distinct, std::size_t chunk,
+            std::string& error) {
   Progress progress;
   // The staging graph is outside kGraphPrefix, so questions asked meanwhile never see it.
-  std::string target = lines.size() <= chunk ? iri
-                                             : "urn:provio:staging:" + net::percent_encode(job) + "-" +
-                                                   std::to_string(::getpid());
-  std::size_t sent = 0;
+  std::string target = lines.size() <= chunk ? iri : staging_iri(job);
+  std::size_t pause = target == iri ? 0 : pause_after_chunks();
   bool ok = true;
-  for (std::size_t b = 0; ok && (b < lines.size() || b == 0); b += chunk) {
+  std::size_t chunks = 0, sent = 0;
+  for (std::size_t b = 0; ok && !stop_signal() && (b < lines.size() || b == 0); b += chunk) {
     std::size_t e = std::min(lines.size(), b + chunk);
     std::string body = turtle_body(lines, b, e);
     ok = b == 0 ? server.put_graph(target, body, error) : server.post_graph(target, body, error);
     sent = e;
-    progress.show(job, sent, lines.size());
+    progress.show(job, e, lines.size());
+    if (++chunks == pause) pause_for_test(job, chunks);
     if (lines.empty()) break;
   }
   progress.done();
+  // A job's graph sent whole in one PUT is loaded, signal or not; a staging graph is not yet.
+  bool loaded = target == iri && chunks > 0 && sent == lines.size();
+  if (ok && !loaded && stop_signal()) {
+    error = "interrupted by " + signal_name(stop_signal());
+    ok = false;
+  }
+  // Another load of this job, started meanwhile, removes this one's staging graph as stale (the
+  // last load to start wins): moving what is left would replace the job with part of it.
+  std::size_t held = 0;
+  if (ok && target != iri && count_triples(server, target, held, error) && held < distinct)
+    error = "its staging graph " + sparql::iri_ref(target) + " holds " + std::to_string(held) +
+            " triples, not " + std::to_string(distinct) + " (removed by another load of the job?)";
+  if (ok && target != iri) ok = error.empty();
   if (ok && target != iri)
     ok = server.update("MOVE SILENT " + sparql::iri_ref(target) + " TO " + sparql::iri_ref(iri), error);
   if (!ok && target != iri) {
@@ -202,11 +250,29 @@ bool upload(sparql::Server& server, const std::string& job, const std::string& i
   return ok;
 }
 
+// Removes what interrupted loads of `job` left on the server (staging.h).
+void remove_stale_staging(sparql::Server& server, const std::string& job,
+                          const std::vector<ServerGraph>& graphs, bool quiet) {
+  std::string prefix = staging_prefix(job), error;
+  for (const ServerGraph& g : graphs) {
+    if (g.iri.rfind(prefix, 0) != 0) continue;
+    if (server.update("CLEAR SILENT GRAPH " + sparql::iri_ref(g.iri), error)) {
+      if (!quiet)
+        std::fprintf(stderr, "%s: %s: removed %s (%zu triples), left by an interrupted load\n", kTool,
+                     job.c_str(), sparql::iri_ref(g.iri).c_str(), g.triples);
+    } else {
+      std::fprintf(stderr, "%s: %s: cannot remove the stale %s: %s\n", kTool, job.c_str(),
+                   sparql::iri_ref(g.iri).c_str(), error.c_str());
+    }
+  }
+}
+
 // One job: its graph on the server + its files → merged, folded → back, if anything changed.
 int load_job(sparql::Server& server, const std::string& job, const std::vector<std::string>& inputs,
-             unsigned jobs, std::size_t chunk, bool quiet) {
+             const std::vector<ServerGraph>& graphs, unsigned jobs, std::size_t chunk, bool quiet) {
   auto t0 = std::chrono::steady_clock::now();
   std::string iri = graph_iri(job), error;
+  remove_stale_staging(server, job, graphs, quiet);
   std::vector<sparql::Triple> current;
   if (!server.triples("GRAPH " + sparql::iri_ref(iri) + " { ?s ?p ?o }", current, error)) {
     std::fprintf(stderr, "%s: %s: cannot read its graph from the server: %s\n", kTool, job.c_str(),
@@ -224,12 +290,15 @@ int load_job(sparql::Server& server, const std::string& job, const std::vector<s
   for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
 
   bool same = graph.size() == before.size() && value_set(graph) == value_set(before);
-  std::size_t chunks = 0;
+  std::size_t chunks = 0, triples = graph.size();
   if (!same) {
     std::vector<std::string> lines;
+    rdf::Graph held = sparql::server_form(std::move(graph));
     // A blank node is local to one request: a graph holding any goes in one request.
-    std::size_t limit = has_blank_nodes(graph) ? std::max<std::size_t>(graph.size(), 1) : chunk;
-    if (!ntriples_lines(graph, lines, error) || !upload(server, job, iri, lines, limit, error)) {
+    std::size_t limit = has_blank_nodes(held) ? std::max<std::size_t>(held.size(), 1) : chunk;
+    if (stop_signal()) error = "interrupted by " + signal_name(stop_signal());
+    if (!error.empty() || !ntriples_lines(held, lines, error) ||
+        !upload(server, job, iri, lines, value_set(held).size(), limit, error)) {
       std::fprintf(stderr, "%s: %s: not loaded (the server keeps its previous graph): %s\n", kTool,
                    job.c_str(), error.c_str());
       return kExitFailed;
@@ -240,20 +309,21 @@ int load_job(sparql::Server& server, const std::string& job, const std::vector<s
   if (!quiet) {
     if (same)
       std::fprintf(stderr, "%s: %s: %s unchanged (%zu triples), %.3f s\n", kTool, job.c_str(),
-                   sparql::iri_ref(iri).c_str(), graph.size(), secs);
+                   sparql::iri_ref(iri).c_str(), triples, secs);
     else
       std::fprintf(stderr,
                    "%s: %s: %s %zu triples (was %zu), %zu files, %zu activities folded, %zu requests, %.3f "
                    "s, %.0f triples/s\n",
-                   kTool, job.c_str(), sparql::iri_ref(iri).c_str(), graph.size(), before.size(), read.files,
-                   folded.activities, chunks, secs,
-                   secs > 0 ? static_cast<double>(graph.size()) / secs : 0.0);
+                   kTool, job.c_str(), sparql::iri_ref(iri).c_str(), triples, before.size(), read.files,
+                   folded.activities, chunks, secs, secs > 0 ? static_cast<double>(triples) / secs : 0.0);
   }
   return read.damaged ? kExitDamaged : kExitOk;
 }
 
+// `job`: a job name, or the IRI of one of provio's graphs as --list shows it (a staging graph).
 int remove_job(sparql::Server& server, const std::string& job, bool quiet) {
-  std::string iri = sparql::iri_ref(graph_iri(job)), error;
+  bool named = job.rfind(sparql::kGraphPrefix, 0) == 0 || job.rfind(kStagingPrefix, 0) == 0;
+  std::string iri = sparql::iri_ref(named ? job : graph_iri(job)), error;
   sparql::Results r;
   if (!server.select("ASK { GRAPH " + iri + " { ?s ?p ?o } }", r, error)) {
     std::fprintf(stderr, "%s: %s: %s\n", kTool, job.c_str(), error.c_str());
@@ -268,7 +338,8 @@ int remove_job(sparql::Server& server, const std::string& job, bool quiet) {
     std::fprintf(stderr, "%s: %s: not removed: %s\n", kTool, job.c_str(), error.c_str());
     return kExitFailed;
   }
-  if (!quiet) std::fprintf(stderr, "%s: %s: %s removed\n", kTool, job.c_str(), iri.c_str());
+  if (!quiet && named) std::fprintf(stderr, "%s: %s removed\n", kTool, iri.c_str());
+  if (!quiet && !named) std::fprintf(stderr, "%s: %s: %s removed\n", kTool, job.c_str(), iri.c_str());
   return kExitOk;
 }
 
@@ -278,7 +349,11 @@ const char* const kUsage =
     "      --into URL       load each job as a named graph into a SPARQL 1.1 server through the\n"
     "                       Graph Store Protocol (URL: its Graph Store endpoint)\n"
     "      --graph NAME     the job's name on the server (one job; default: its directory)\n"
-    "      --remove NAME    remove job NAME from the server (repeatable; no INPUT needed)\n"
+    "      --remove NAME    remove job NAME (or a graph IRI --list shows) from the server\n"
+    "                       (repeatable; no INPUT needed)\n"
+    "      --list           list provio's graphs on the server: jobs and staging graphs left\n"
+    "                       by interrupted loads, with their triples\n"
+    "      --remove-stale   remove every staging graph (run it when no load is running)\n"
     "      --query URL, --update URL   the server's SPARQL query / update URLs when they cannot\n"
     "                       be derived from --into\n"
     "      --credentials FILE  netrc-format credentials (default $PROVIO_CREDENTIALS, ~/.netrc)\n"
@@ -290,6 +365,10 @@ const char* const kUsage =
 
 bool set_option(const std::string& arg, const std::string& value, Options& o, std::string& error) {
   std::string name = arg.substr(0, arg.find('='));
+  if (name == "--list" || name == "--remove-stale") {
+    (name == "--list" ? o.list : o.remove_stale) = true;
+    return true;
+  }
   if (value.empty()) {
     error = "option " + name + " needs a value";
     return false;
@@ -361,7 +440,7 @@ int run(const std::vector<std::string>& inputs, unsigned jobs, bool quiet, const
   sparql::Endpoints e = o.endpoints;
   std::string error;
   if (e.store.empty() && e.query.empty() && e.update.empty())
-    error = "--remove needs the server: give --into URL";
+    error = "--remove, --remove-stale and --list need the server: give --into URL";
   if (!error.empty() || !complete_endpoints(e, error)) {
     std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
     return kExitFailed;
@@ -389,10 +468,21 @@ int run(const std::vector<std::string>& inputs, unsigned jobs, bool quiet, const
     return a == kExitFailed || b == kExitFailed ? kExitFailed : std::max(a, b);
   };
   int status = kExitOk;
+  if (o.list) return list_graphs(server);
+  catch_stop_signals();
   for (const std::string& job : o.remove) status = worse(status, remove_job(server, job, quiet));
-  for (const auto& [job, files] : work)
-    status = worse(status, load_job(server, job, files, jobs, chunk, quiet));
-  return status;
+  std::vector<ServerGraph> graphs;
+  if ((o.remove_stale || !work.empty()) && !provio_graphs(server, graphs, error)) {
+    std::fprintf(stderr, "%s: cannot list the server's graphs: %s\n", kTool, error.c_str());
+    return kExitFailed;
+  }
+  for (const ServerGraph& g : graphs)
+    if (o.remove_stale && g.staging()) status = worse(status, remove_job(server, g.iri, quiet));
+  for (const auto& [job, files] : work) {
+    if (stop_signal()) break;
+    status = worse(status, load_job(server, job, files, graphs, jobs, chunk, quiet));
+  }
+  return stop_signal() ? 128 + stop_signal() : status;
 }
 
 }  // namespace provio::into

@@ -100,7 +100,7 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--help", "-h", false},          {"--into", nullptr, true},    {"--graph", nullptr, true},
     {"--remove", nullptr, true},      {"--query", nullptr, true},   {"--update", nullptr, true},
     {"--credentials", nullptr, true}, {"--ca-file", nullptr, true}, {"--chunk", nullptr, true},
-    {"--load-with", nullptr, true},
+    {"--load-with", nullptr, true},   {"--list", nullptr, false},   {"--remove-stale", nullptr, false},
 };
 
 // Parses argv; returns -1 to go on, else an exit code.
@@ -145,7 +145,7 @@ int parse_args(int argc, char** argv, Options& o) {
     }
   }
   o.inputs = std::move(p.positional);
-  if (o.inputs.empty() && o.into.remove.empty()) return misuse("no input");
+  if (o.inputs.empty() && !o.into.needs_no_input()) return misuse("no input");
   if (o.into.active() && (o.output != "-" || !o.store.empty() || o.follow))
     return misuse("--into and --remove exclude -o, --store and --follow");
   if (o.format.empty()) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "graph/long_iri.h"
 #include "query/query_graph.h"
 
 namespace provio::query {
@@ -120,8 +121,10 @@ std::size_t RemoteGraph::size() const {
   if (sized_) return size_;
   sparql::Results r;
   std::string error;
-  if (server_->select("SELECT (COUNT(*) AS ?n) WHERE { " + sparql::in_job_graphs("?s ?p ?o") + " }", r,
-                      error) &&
+  // Not counting the short IRIs' fullIri triples (long_iri.h): the graph's size is the local one.
+  if (server_->select("SELECT (COUNT(*) AS ?n) WHERE { " + sparql::in_job_graphs("?s ?p ?o") +
+                          " FILTER(?p != <" + sparql::full_iri_predicate() + ">) }",
+                      r, error) &&
       !r.rows.empty() && r.rows[0].size() == 1 && r.rows[0][0])
     size_ = std::strtoull(r.rows[0][0]->value.c_str(), nullptr, 10);
   sized_ = true;
