@@ -42,7 +42,8 @@ packages=(
   # the test server's self-signed certificate (store_server.auth)
   libcurl4-gnutls-dev virtuoso-opensource-7-bin openssl
   nettle-dev  # SHA-256 of IRIs too long for a SPARQL server (tools/graph/long_iri.h)
-  # the second SPARQL server of the store-server tests: Oxigraph's engine under node (below)
+  # prov-query's SPARQL engine and the second SPARQL server of the store-server tests:
+  # Oxigraph's engine under node (below)
   nodejs
 )
 missing=()
@@ -56,10 +57,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # --- Oxigraph --------------------------------------------------------------------------------
-# The store-server tests run the tools against a second SPARQL 1.1 engine besides Virtuoso:
-# Oxigraph's JavaScript bindings (tests/store_server/oxigraph_front.js). npm comes with some
-# builds of nodejs and is Debian's package `npm` otherwise. Not fatal: without it those tests skip
-# and say why.
+# prov-query's SPARQL 1.1 engine (tools/query/oxigraph.h, docs/sparql.md) and the second SPARQL
+# server of the store-server tests besides Virtuoso (tests/store_server/oxigraph_front.js):
+# Oxigraph's JavaScript bindings under node. The build finds them here (PROVIO_OXIGRAPH_DIR). npm
+# comes with some builds of nodejs and is Debian's package `npm` otherwise.
 oxigraph_version=0.5.11
 oxigraph_dir=$cache/oxigraph
 if [ ! -f "$oxigraph_dir/node_modules/oxigraph/package.json" ] ||
@@ -69,7 +70,8 @@ if [ ! -f "$oxigraph_dir/node_modules/oxigraph/package.json" ] ||
   log "installing the oxigraph $oxigraph_version npm package into $oxigraph_dir"
   mkdir -p "$oxigraph_dir"
   (cd "$oxigraph_dir" && npm install --no-save --no-package-lock --no-audit --no-fund \
-     "oxigraph@$oxigraph_version" >&2) || log "oxigraph could not be installed: its store-server tests will skip"
+     "oxigraph@$oxigraph_version" >&2) ||
+    { log "oxigraph could not be installed into $oxigraph_dir: prov-query sparql needs it"; exit 1; }
 fi
 
 # --- HDF5 -------------------------------------------------------------------------------------

@@ -80,9 +80,10 @@ struct Help {
 constexpr Help kHelp[] = {
     {"sparql",
      "usage: prov-query sparql FILE.rq|-e QUERY [-f FORMAT] [INPUT...]\n"
-     "Runs a SPARQL query through Redland/Rasqal. The prefixes prov:, provio:, xsd:, rdf: and rdfs:\n"
-     "are predeclared. SELECT prints bindings, ASK one boolean, CONSTRUCT subject/predicate/object.\n"
-     "Rasqal has no SPARQL 1.1 property paths: use `lineage` for transitive questions.\n"},
+     "Runs a SPARQL 1.1 query (Oxigraph; on --endpoint, the server) over the merged graph. The\n"
+     "prefixes prov:, provio:, xsd:, rdf: and rdfs: are predeclared. SELECT prints bindings, ASK one\n"
+     "boolean, CONSTRUCT/DESCRIBE subject/predicate/object. A query that cannot run: exit 1.\n"
+     "The seeds' questions ship in share/provio/queries (docs/sparql.md).\n"},
     {"lineage",
      "usage: prov-query lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
      "                          [-f FORMAT] [INPUT...]\n"
@@ -309,7 +310,12 @@ int cmd_sparql(const Args& a) {
   if (int rc = load(a, nargs, g)) return rc;
   pq::Table t;
   pq::Status s = g.sparql(query, t);
-  if (!s.ok) return fail((nargs ? a.positional[0] + ": " : std::string("-e: ")) + s.message);
+  if (!s.ok) {
+    // A query that cannot be run (refused by the engine, no engine, refused by the server) is the
+    // caller's to fix: exit 1, without the usage text.
+    fail((nargs ? a.positional[0] + ": " : std::string("-e: ")) + s.message);
+    return provio::tools::kExitUsage;
+  }
   return provio::tools::exit_code(emit(a, t), g.damaged());
 }
 

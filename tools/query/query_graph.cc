@@ -1,6 +1,6 @@
 // Loading and navigating a provenance graph (see query_graph.h).
-// Redland storage is always `hashes`: `hash-type='memory'` for SPARQL over a folded graph
-// (Redland's default memory store is quadratic), `hash-type='bdb'` for a prov-merge store.
+// A prov-merge store is opened in Redland as `hashes` with `hash-type='bdb'`; SPARQL runs on
+// Oxigraph (oxigraph.h).
 #include "query/query_graph.h"
 
 #include <iterator>
@@ -9,6 +9,8 @@
 #include "graph/merge.h"
 #include "graph/store.h"
 #include "graph/terms.h"
+#include "query/oxigraph.h"
+#include "query/sparql_answer.h"
 
 namespace provio::query {
 namespace {
@@ -65,8 +67,7 @@ int log_handler(void* data, librdf_log_message* msg) {
     else if (loc->uri)
       where = reinterpret_cast<const char*>(raptor_uri_as_string(loc->uri));
     if (loc->line >= 0) {
-      int line = loc->line - g->line_offset_;
-      where += (where.empty() ? "" : ":") + std::to_string(line > 0 ? line : loc->line);
+      where += (where.empty() ? "" : ":") + std::to_string(loc->line);
       if (loc->column >= 0) where += ":" + std::to_string(loc->column);
     }
   }
@@ -174,12 +175,6 @@ Cell to_cell(librdf_node* node) {
   return c;
 }
 
-Status QueryGraph::load_redland() {
-  // SPARQL sees the folded graph the built-in questions see.
-  Status s = open_storage("hash-type='memory'", rdf::kStoreName);
-  return s.ok ? rdf::add_to_model(*folded_, world_, model_) : s;
-}
-
 Status QueryGraph::open_endpoint(const std::string& query_url, net::Auth auth) {
   sparql::Endpoints e;
   e.query = query_url;
@@ -212,53 +207,17 @@ Status QueryGraph::sparql(std::string_view text, Table& out) {
       return Status::error("SPARQL query failed: " + error);
     return Status::success();
   }
-  if (!model_) {
-    Status s = load_redland();
-    if (!s.ok) return s;
+  // The engine gets the folded graph the built-in questions see; a store's graph is read whole.
+  rdf::Graph stored;
+  if (!folded_) {
+    if (Status s = rdf::load_store(store_dir_, stored); !s.ok) return s;
   }
-  std::string q = kSparqlPrefixes;
-  line_offset_ = kSparqlPrefixLines;
-  q.append(text);
-  librdf_query* query = librdf_new_query(world_, "sparql", nullptr, u(q), nullptr);
-  if (!query) {
-    line_offset_ = 0;
-    return take_error("malformed SPARQL");
-  }
-  librdf_query_results* r = librdf_model_query_execute(model_, query);
-  line_offset_ = 0;
-  if (!r) {
-    librdf_free_query(query);
-    return take_error("malformed SPARQL");
-  }
-  out = Table{};
-  if (librdf_query_results_is_boolean(r)) {
-    out.columns = {"boolean"};
-    int b = librdf_query_results_get_boolean(r);
-    out.rows.push_back({Cell{Cell::Kind::kLiteral, b > 0 ? "true" : "false", rdf::xsd("boolean"), {}}});
-  } else if (librdf_query_results_is_graph(r)) {
-    out.columns = {"subject", "predicate", "object"};
-    StreamPtr st(librdf_query_results_as_stream(r));
-    for (; st && !librdf_stream_end(st.get()); librdf_stream_next(st.get())) {
-      librdf_statement* s = librdf_stream_get_object(st.get());
-      out.rows.push_back({to_cell(librdf_statement_get_subject(s)),
-                          to_cell(librdf_statement_get_predicate(s)),
-                          to_cell(librdf_statement_get_object(s))});
-    }
-  } else {
-    int n = librdf_query_results_get_bindings_count(r);
-    for (int i = 0; i < n; ++i) out.columns.emplace_back(librdf_query_results_get_binding_name(r, i));
-    while (!librdf_query_results_finished(r)) {
-      auto& row = out.rows.emplace_back();
-      for (int i = 0; i < n; ++i) {
-        NodePtr v(librdf_query_results_get_binding_value(r, i));
-        row.push_back(to_cell(v.get()));
-      }
-      librdf_query_results_next(r);
-    }
-  }
-  librdf_free_query_results(r);
-  librdf_free_query(query);
-  if (!first_error_.empty()) return take_error("SPARQL query failed");
+  std::string body, error;
+  Status s = oxigraph_query(folded_ ? *folded_ : stored, kSparqlPrefixes + std::string(text),
+                            kSparqlPrefixLines, body);
+  if (!s.ok) return s;
+  if (!answer_table(body, body.rfind("<?xml", 0) != 0, out, error))
+    return Status::error("SPARQL engine's answer unreadable: " + error);
   return Status::success();
 }
 

@@ -1,9 +1,9 @@
 // A provenance graph loaded for querying. Merged files, raw provenance directories, a mix of them
 // and damaged files are read, completed and folded by the graph engine (graph/merge.h) and walked
 // through its GraphIndex; a Redland store written by prov-merge is opened in Redland (hashes,
-// bdb); a SPARQL 1.1 server through RemoteGraph. SPARQL over a folded graph runs in Redland: the
-// graph is loaded into a hashes-memory model on demand, so SPARQL and the built-in questions see
-// the same facts.
+// bdb); a SPARQL 1.1 server through RemoteGraph. SPARQL over a folded graph or a store runs on
+// Oxigraph (oxigraph.h), fed the folded graph, so SPARQL and the built-in questions see the same
+// facts.
 // Hard rule: nothing here throws or prints; every failure is a Status naming what and where.
 #pragma once
 
@@ -93,7 +93,6 @@ class QueryGraph {
  private:
   Status open_storage(const std::string& options, const char* name);
   Status take_error(std::string_view what);
-  Status load_redland();
 
   librdf_world* world_ = nullptr;
   librdf_storage* storage_ = nullptr;
@@ -103,12 +102,11 @@ class QueryGraph {
   Cell cell(rdf::TermId id) const;
   std::vector<Cell> cells(rdf::GraphIndex::Arcs arcs) const;
 
-  std::unique_ptr<rdf::Graph> folded_;      // what load() read and folded; Redland gets it for SPARQL
+  std::unique_ptr<rdf::Graph> folded_;      // what load() read and folded; the SPARQL engine gets it
   std::unique_ptr<rdf::GraphIndex> index_;  // its navigation index
   std::unique_ptr<RemoteGraph> remote_;
   std::vector<std::string> messages_;
   bool damaged_ = false;
-  int line_offset_ = 0;  // lines of prepended prefixes, subtracted from query error lines
   friend int log_handler(void*, librdf_log_message*);
 };
 

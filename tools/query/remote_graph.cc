@@ -6,6 +6,7 @@
 
 #include "graph/long_iri.h"
 #include "query/query_graph.h"
+#include "query/sparql_answer.h"
 
 namespace provio::query {
 namespace {
@@ -16,17 +17,6 @@ constexpr std::size_t kBatch = 400;
 // A round missing this many (predicate, object) facts of one predicate fetches the predicate
 // whole: one query instead of a thousand (stats asks for the relation of every activity).
 constexpr std::size_t kWholePredicate = 1000;
-
-Cell to_cell(const sparql::Term& t) {
-  switch (t.kind) {
-    case sparql::Term::Kind::kIri: return Cell::iri(t.value);
-    case sparql::Term::Kind::kBlank: return {Cell::Kind::kBlank, t.value, {}, {}};
-    case sparql::Term::Kind::kLiteral: break;
-  }
-  // RDF 1.1: a simple literal is an xsd:string; the local graph spells it without a datatype.
-  std::string dt = t.datatype == std::string(kXsd) + "string" ? "" : t.datatype;
-  return {Cell::Kind::kLiteral, t.value, dt, t.lang};
-}
 
 std::string in_key(std::string_view p, std::string_view o) {
   std::string k(p);
@@ -52,16 +42,6 @@ std::string values_of(const std::vector<std::string>& iris) {
   for (const auto& i : iris)
     if (!i.empty()) v += sparql::iri_ref(i) + " ";
   return v;
-}
-
-// A CONSTRUCT / DESCRIBE answer (N-Triples) as subject / predicate / object rows.
-bool ntriples_table(const std::string& body, Table& out, std::string& error) {
-  std::vector<sparql::Triple> ts;
-  if (!sparql::parse_ntriples(body, ts, error)) return false;
-  out = Table{};
-  out.columns = {"subject", "predicate", "object"};
-  for (const auto& t : ts) out.rows.push_back({to_cell(t[0]), to_cell(t[1]), to_cell(t[2])});
-  return true;
 }
 
 }  // namespace
@@ -264,22 +244,11 @@ bool RemoteGraph::sparql(const std::string& query, Table& out, std::string& erro
   if (!server_->job_graphs(graphs, error)) return false;
   net::Response resp;
   if (!server_->query(kSparqlPrefixes + query, resp, error, graphs)) return false;
-  if (resp.content_type.find("xml") == std::string::npos) return ntriples_table(resp.body, out, error);
+  if (resp.content_type.find("xml") == std::string::npos) return answer_table(resp.body, true, out, error);
   sparql::Results r;
   if (!sparql::parse_xml_results(resp.body, r, error)) return false;
-  out = Table{};
   sparql::Server::read_ask(query, r);
-  if (r.is_boolean) {
-    out.columns = {"boolean"};
-    out.rows.push_back(
-        {Cell{Cell::Kind::kLiteral, r.boolean ? "true" : "false", std::string(kXsd) + "boolean", {}}});
-    return true;
-  }
-  out.columns = r.vars;
-  for (const auto& row : r.rows) {
-    auto& cells = out.rows.emplace_back();
-    for (const auto& t : row) cells.push_back(t ? to_cell(*t) : Cell::unbound());
-  }
+  out = results_table(r);
   return true;
 }
 
