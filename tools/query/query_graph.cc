@@ -3,6 +3,7 @@
 // Oxigraph (oxigraph.h).
 #include "query/query_graph.h"
 
+#include <cctype>
 #include <iterator>
 #include <utility>
 
@@ -212,9 +213,12 @@ Status QueryGraph::sparql(std::string_view text, Table& out) {
   if (!folded_) {
     if (Status s = rdf::load_store(store_dir_, stored); !s.ok) return s;
   }
+  // Without trailing blank lines: Oxigraph places an error at the furthest point it parsed, often
+  // the end of the text, which should be on the query's last line, not after it.
+  std::string query = kSparqlPrefixes + std::string(text);
+  while (!query.empty() && std::isspace(static_cast<unsigned char>(query.back()))) query.pop_back();
   std::string body, error;
-  Status s = oxigraph_query(folded_ ? *folded_ : stored, kSparqlPrefixes + std::string(text),
-                            kSparqlPrefixLines, body);
+  Status s = oxigraph_query(folded_ ? *folded_ : stored, query, kSparqlPrefixLines, body);
   if (!s.ok) return s;
   if (!answer_table(body, body.rfind("<?xml", 0) != 0, out, error))
     return Status::error("SPARQL engine's answer unreadable: " + error);
