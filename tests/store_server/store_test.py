@@ -164,6 +164,15 @@ def case_questions():
                   ["sparql", "-e", "SELECT ?p ?x WHERE { ?p a provio:Program ; provio:executable ?x }"],
                   ["sparql", "-e", "CONSTRUCT { ?m provio:value ?v } WHERE { ?m a provio:Metric ; provio:value ?v }"],
                   ["sparql", "-e", "ASK { ?s a provio:Metric }"], ["sparql", "-e", "ASK { ?s a provio:Nothing }"]]
+    # SPARQL 1.1 (issue 32): the issue's reproductions and the shipped questions, on the server's
+    # engine and on prov-query's own (Oxigraph).
+    questions += [["sparql", "-e", "SELECT DISTINCT ?e ?who WHERE { ?e prov:wasGeneratedBy ?a . "
+                   "?a prov:wasAssociatedWith/prov:actedOnBehalfOf+ ?who }"],
+                  ["sparql", "-e", "SELECT ?e WHERE { ?e a prov:Entity FILTER NOT EXISTS { ?a prov:used ?e } }"],
+                  ["sparql", "-e", "SELECT ?api (SUM(?b) AS ?bytes) (SUM(?c) AS ?calls) WHERE { "
+                   "?a provio:api ?api ; provio:bytes ?b ; provio:count ?c } GROUP BY ?api"]]
+    shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "share", "provio", "queries")
+    questions += [["sparql", os.path.join(shipped, rq)] for rq in sorted(os.listdir(shipped))]
     questions += [["objects", "many.h5"], ["select", "--filter", "file=~many", "--sort", "-bytes", "--limit", "5"]]
     questions += [["objects", "attrs.h5"]]
     # select's aggregates over groupable fields are summed by the server (min, max, mean too).

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <regex>
+#include <vector>
 
 extern char** environ;
 
@@ -32,6 +33,12 @@ using rdf::Status;
 constexpr int kRefused = 3;
 // Bytes of N-Triples formatted per write round.
 constexpr std::size_t kFeedBytes = 1 << 20;
+// Below this many triples node runs the engine's WebAssembly in V8's baseline compiler only
+// (--liftoff-only): the optimising tier compiles the whole module in the background, ~0.33 CPU s
+// whatever the graph, which at 2 k triples is two thirds of the query (0.50 -> 0.17 CPU s); from
+// ~75 k triples on, the optimised code wins it back (100 k triples: 0.68 s optimised, 0.78 s
+// baseline). Measured on bench/query/gen.py's graphs, node 20.
+constexpr std::size_t kBaselineOnlyBelow = 50'000;
 
 std::string setting(const char* env, const char* built_in) {
   const char* v = std::getenv(env);
@@ -160,10 +167,12 @@ Status oxigraph_query(const rdf::Graph& graph, std::string_view query, int prefi
   posix_spawn_file_actions_adddup2(&actions, in.fd[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out.fd[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err.fd[1], STDERR_FILENO);
-  char* argv[] = {node.data(), const_cast<char*>("-e"), const_cast<char*>(kOxigraphScript), modules.data(),
-                  nullptr};
+  std::vector<char*> argv = {node.data()};
+  if (graph.size() < kBaselineOnlyBelow) argv.push_back(const_cast<char*>("--liftoff-only"));
+  argv.insert(argv.end(),
+              {const_cast<char*>("-e"), const_cast<char*>(kOxigraphScript), modules.data(), nullptr});
   pid_t pid = -1;
-  int rc = posix_spawnp(&pid, node.c_str(), &actions, nullptr, argv, environ);
+  int rc = posix_spawnp(&pid, node.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0)
     return Status::error("SPARQL needs node to run its engine (Oxigraph): cannot start '" + node +
