@@ -43,4 +43,9 @@ bench/posix/run --paired 1 --runs 1 --iterations 200 >"$scratch/posix_paired.txt
 for out in "$scratch"/posix_*.txt; do
   expect_rows "bench/posix/run" "$out" write_1B pread_4KiB open_close stat fopen_fwrite_fclose
 done
-echo "smoke: bench/vol/run, bench/vol/paired, bench/posix/run (plain and paired) ran"
+bench/sparql/run --triples 2000 --runs 1 >"$scratch/sparql.txt" || fail "bench/sparql/run stopped"
+for row in "load | prov-query" "lineage7 | prov-query" "lineage7 | rdflib" "lineage7 | Rasqal" "path | prov-query" \
+           "two-sums | prov-query"; do
+  grep -qF "| $row" "$scratch/sparql.txt" || { cat "$scratch/sparql.txt" >&2; fail "bench/sparql/run printed no row for $row"; }
+done
+echo "smoke: bench/vol/run, bench/vol/paired, bench/posix/run (plain and paired), bench/sparql/run ran"
