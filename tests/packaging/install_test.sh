@@ -48,6 +48,9 @@ echo data >in.txt
 "$prefix/bin/prov-run" -q -- "$h5prog" W.h5 >/dev/null
 [[ "$("$prefix/bin/prov-query" lineage out.txt -f csv)" == *in.txt* ]] || fail "lineage after installed prov-run"
 [[ "$("$prefix/bin/prov-query" stats --by api -f csv)" == *$'\nH5Dwrite,'* ]] || fail "VOL connector from the prefix"
+# The installed SPARQL questions run on the installed prov-query's engine.
+[[ "$("$prefix/bin/prov-query" sparql "$prefix/share/provio/queries/lineage.rq" -f csv)" == *out.txt*in.txt* ]] ||
+  fail "shipped lineage.rq on the installed prov-query"
 
 # 4. The Lmod module file.
 modfile=$prefix/share/provio/modulefiles/provio/$version.lua
