@@ -92,8 +92,9 @@ constexpr Help kHelp[] = {
      "cycle-safe; over file versions. --depth counts program steps (default all). The ranks of an\n"
      "MPI job step are one run (--by-rank: one row per rank). Columns: level kind name ranks job\n"
      "relation via_name command, and iri via (--iris; always in csv, tsv, json).\n"
-     "A FILE is answered for its latest version (said on stderr); FILE@N for its N-th (1 = oldest),\n"
-     "FILE@2026-11-28T10:00 for the version it held then (UTC), --all-versions for every version.\n"},
+     "A FILE is answered for its latest version upward, for all its versions downward (said on\n"
+     "stderr); FILE@N for its N-th (1 = oldest), FILE@2026-11-28T10:00 for the version it held then\n"
+     "(UTC), --all-versions for every version.\n"},
     {"remake",
      "usage: prov-query remake FILE [-o SCRIPT] [INPUT...]\n"
      "A shell script of the commands that produced FILE's current version from its inputs, in\n"
@@ -317,9 +318,10 @@ int cmd_sparql(const Args& a) {
   return provio::tools::exit_code(emit(a, t), g.damaged());
 }
 
-// The entity a lineage starts from: ENTITY as resolved, except that a file stands for its latest
-// version (FILE@N: its N-th, FILE@TIME: the one it held then; --all-versions: the path, every
-// version at once). `answered` says which, when a file was asked for.
+// The entity a lineage starts from: ENTITY as resolved, except that a file stands for one of its
+// versions (FILE@N: its N-th, FILE@TIME: the one it held then), by default its latest upward,
+// all of them (the path) downward and with --all-versions: what a file's last content came from,
+// what came from any of its contents. `answered` says which, when a file was asked for.
 pq::Status lineage_root(const Args& a, pq::View& v, std::string& iri, std::string& answered) {
   const std::string& arg = a.positional[0];
   std::string spec;
@@ -337,7 +339,7 @@ pq::Status lineage_root(const Args& a, pq::View& v, std::string& iri, std::strin
   bool file = v.file_of(iri) == iri && !v.is_version(iri);
   if (!spec.empty() && !file) return pq::Status::error(arg + ": only a file has versions to choose from");
   if (!file) return s;
-  if (a.flag("--all-versions")) {
+  if (a.flag("--all-versions") || (a.flag("--down") && spec.empty())) {
     if (!spec.empty()) return pq::Status::error("lineage: " + arg + " names one version; --all-versions asks for all");
     answered = pq::describe_choice(v, {iri, 0, static_cast<int>(pq::versions_of(v, iri).size())});
     return s;
