@@ -532,7 +532,8 @@ EntityId current_version(EntityId file) {
   if (!f || f->cls != EntityClass::kFile) return kNoEntity;
   ErrnoSaver saved;
   struct stat st;
-  if (syscall(SYS_newfstatat, AT_FDCWD, f->label.data(), &st, 0) != 0 || !S_ISREG(st.st_mode)) return kNoEntity;
+  if (syscall(SYS_newfstatat, AT_FDCWD, f->label.data(), &st, 0) != 0 || !S_ISREG(st.st_mode))
+    return kNoEntity;
   return version_entity(file, version_key(st));
 }
 

@@ -340,7 +340,8 @@ pq::Status lineage_root(const Args& a, pq::View& v, std::string& iri, std::strin
   if (!spec.empty() && !file) return pq::Status::error(arg + ": only a file has versions to choose from");
   if (!file) return s;
   if (a.flag("--all-versions") || (a.flag("--down") && spec.empty())) {
-    if (!spec.empty()) return pq::Status::error("lineage: " + arg + " names one version; --all-versions asks for all");
+    if (!spec.empty())
+      return pq::Status::error("lineage: " + arg + " names one version; --all-versions asks for all");
     answered = pq::describe_choice(v, {iri, 0, static_cast<int>(pq::versions_of(v, iri).size())});
     return s;
   }
@@ -373,7 +374,8 @@ int cmd_lineage(const Args& a) {
     pq::Runs runs(v);
     return {0, "", pq::lineage_table(v, &runs, pq::steps_by_run(runs, l, steps), iris)};
   });
-  if (rc == 0 && !answered.empty() && !a.flag("--quiet")) std::cerr << "prov-query: lineage of " << answered << "\n";
+  if (rc == 0 && !answered.empty() && !a.flag("--quiet"))
+    std::cerr << "prov-query: lineage of " << answered << "\n";
   return rc;
 }
 

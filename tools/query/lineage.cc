@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "model/version_key.h"
+#include "query/version_choice.h"
 
 namespace provio::query {
 namespace {
@@ -63,22 +64,53 @@ void Lineage::add_covered_versions(std::vector<std::string>& gen) {
   sort_unique(gen);
 }
 
+// A file P used without naming a version of it (a shell opening `< in.txt` for the program it
+// then execs, an open never read from) is bound to the version the file held then: its first
+// such use, by time. P's own versions of the file (in `gen`) and the versions it read stay as
+// they are; a file with no version then stays the path.
+void Lineage::bind_unversioned_uses(std::vector<std::string>& used, const std::vector<std::string>& gen,
+                                    const std::map<std::string, std::string>& first_use) {
+  std::set<std::string> versioned;
+  for (const auto& e : used)
+    if (v_.is_version(e)) versioned.insert(v_.file_of(e));
+  for (const auto& e : gen)
+    if (v_.is_version(e)) versioned.insert(v_.file_of(e));
+  for (const auto& [file, time] : first_use) {
+    if (versioned.count(file)) continue;
+    std::string held = version_at(v_, file, time);
+    if (!held.empty()) used.push_back(std::move(held));
+  }
+  sort_unique(used);
+}
+
 void Lineage::compute(const std::string& p) {
   const QueryGraph& g = v_.graph();
   std::vector<std::string> gen, used;
+  std::map<std::string, std::string> first_use;  // file used by a path alone -> earliest start
   for (const auto& a : v_.activities_of(p)) {
     for (auto& e : g.subjects(prov("wasGeneratedBy"), a)) {
       gen.push_back(v_.file_of(e));
       gen.push_back(std::move(e));
     }
+    // A stat of a directory (a shell's working directory) is a metadata touch, not data read.
+    bool metadata_only = g.has(a, rdf_type(), provio("Access"));
+    std::string start;
     for (const auto& c : g.objects(a, prov("used"))) {
       if (c.kind != Cell::Kind::kIri) continue;
-      used.push_back(v_.file_of(c.value));
+      if (metadata_only && g.has(c.value, rdf_type(), provio("Directory"))) continue;
+      const std::string& file = v_.file_of(c.value);
+      if (c.value == file && !file.empty()) {
+        if (start.empty()) start = g.value(a, prov("startedAtTime"));
+        std::string& first = first_use[file];
+        if (!start.empty() && (first.empty() || start < first)) first = start;
+      }
+      used.push_back(file);
       used.push_back(c.value);
     }
   }
   sort_unique(gen);
   sort_unique(used);
+  bind_unversioned_uses(used, gen, first_use);
   add_covered_versions(gen);
   // A version read or left stands for its file and the file's objects.
   std::vector<std::string> read_versions_of, left_versions_of;

@@ -12,6 +12,9 @@
 //               read is an input of the one left) and the objects P used inside them; for files
 //               of which P used no version, the entities P used plus their files; minus G(P) and
 //               minus the objects inside files in G(P) (P's own outputs)
+//               (a file P used only by its path, with no version of it read or left, stands
+//               for the version it held at P's first such use, when one is recorded; a stat of
+//               a directory is no input at all)
 //   outputs(P)= G(P), with a file replaced by the versions P left of it
 //   an object reached through P is bound to the versions of its file P read (up) or left (down):
 //               one step from it goes only to the writers (readers) of those versions that wrote
@@ -28,6 +31,7 @@
 // was made from an earlier content of it.
 #pragma once
 
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -66,6 +70,8 @@ class Lineage {
     std::vector<std::string> within;
   };
   void compute(const std::string& program);
+  void bind_unversioned_uses(std::vector<std::string>& used, const std::vector<std::string>& generated,
+                             const std::map<std::string, std::string>& first_use);
   std::vector<std::string> within(const std::string& entity, const std::string& program, bool upward);
   std::vector<std::string> step(const Node& node, bool upward);
   void add_covered_versions(std::vector<std::string>& generated);

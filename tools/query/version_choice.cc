@@ -22,8 +22,9 @@ bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-// YYYY-MM-DDTHH:MM[:SS[.frac]][Z], UTC, as a stamp (seconds and nanoseconds).
-bool parse_time(const std::string& text, model::VersionStamp& out) {
+}  // namespace
+
+bool parse_utc_time(const std::string& text, model::VersionStamp& out) {
   std::tm tm{};
   const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M", &tm);
   if (!end) return false;
@@ -53,8 +54,6 @@ bool parse_time(const std::string& text, model::VersionStamp& out) {
   return true;
 }
 
-}  // namespace
-
 std::vector<std::string> versions_of(View& v, const std::string& file) {
   std::vector<std::pair<model::VersionStamp, std::string>> stamped;
   for (auto& ver : v.graph().subjects(prov("specializationOf"), file)) {
@@ -74,6 +73,20 @@ std::vector<std::string> versions_of(View& v, const std::string& file) {
   return out;
 }
 
+std::string version_at(View& v, const std::string& file, const std::string& time) {
+  model::VersionStamp at;
+  if (!parse_utc_time(time, at)) return {};
+  // The time is in µs: a version modified within the same µs, before the use, is still held.
+  at.nsec += 999;
+  if (at.nsec > 999'999'999) at.nsec -= 1'000'000'000, ++at.sec;
+  std::string held;
+  for (auto& ver : versions_of(v, file)) {
+    model::VersionStamp s;
+    if (stamp_of(ver, s) && s <= at) held = std::move(ver);
+  }
+  return held;
+}
+
 Status choose_version(View& v, const std::string& file, const std::string& spec, VersionChoice& out) {
   std::vector<std::string> versions = versions_of(v, file);
   out = VersionChoice{file, 0, static_cast<int>(versions.size())};
@@ -91,7 +104,7 @@ Status choose_version(View& v, const std::string& file, const std::string& spec,
     pick = n - 1;
   } else if (!spec.empty()) {
     model::VersionStamp at;
-    if (!parse_time(spec, at))
+    if (!parse_utc_time(spec, at))
       return Status::error(name + "@" + spec + ": give a version number (1 = oldest) or a UTC time " +
                            "YYYY-MM-DDTHH:MM[:SS[.fraction]]");
     std::size_t held = versions.size();
@@ -100,7 +113,8 @@ Status choose_version(View& v, const std::string& file, const std::string& spec,
       if (stamp_of(versions[i], s) && s <= at) held = i;
     }
     if (held == versions.size())
-      return Status::error(name + "@" + spec + ": " + name + " had no recorded version yet then (the first is " +
+      return Status::error(name + "@" + spec + ": " + name +
+                           " had no recorded version yet then (the first is " +
                            version_time(versions.front()) + ")");
     pick = held;
   }
@@ -112,7 +126,9 @@ Status choose_version(View& v, const std::string& file, const std::string& spec,
 std::string describe_choice(View& v, const VersionChoice& c) {
   std::string label = v.entity_label(c.iri, true);
   if (c.ordinal == 0)
-    return c.count ? label + ", all " + std::to_string(c.count) + " versions" : label + " (no versions recorded)";
+    return c.count == 1 ? label + ", its one version"
+           : c.count    ? label + ", all " + std::to_string(c.count) + " versions"
+                        : label + " (no versions recorded)";
   return label + ", version " + std::to_string(c.ordinal) + " of " + std::to_string(c.count);
 }
 
