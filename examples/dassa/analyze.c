@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     if (out < 0) return fprintf(stderr, "analyze: cannot create %s\n", argv[2]), 1;
     hid_t group = H5Gcreate2(out, "/DAS", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     hid_t rms_space = H5Screate_simple(1, dims, NULL);
-    hid_t rms_dset = H5Dcreate2(group, "rms", H5T_NATIVE_FLOAT, rms_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t rms_dset =
+        H5Dcreate2(group, "rms", H5T_NATIVE_FLOAT, rms_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (H5Dwrite(rms_dset, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, rms) < 0) return 1;
     H5Dclose(rms_dset);
     H5Sclose(rms_space);
