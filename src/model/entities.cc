@@ -2,7 +2,11 @@
 // entry's address never changes and readers need no lock once they hold an id.
 #include "model/entities.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "model/config.h"
+#include "model/errno_saver.h"
 #include "model/futex_lock.h"
 #include "model/iri.h"
 #include "model/log.h"
@@ -520,6 +525,16 @@ EntityId version_entity(EntityId file, std::string_view key) {
   if (!reg.get(file)) return kNoEntity;
   EntityId id = reg.intern_child(EntityClass::kVersion, file, ';', key);
   return id == file ? kNoEntity : id;  // past the entity limit interning falls back to the file
+}
+
+EntityId current_version(EntityId file) {
+  const Entity* f = entity(file);
+  if (!f || f->cls != EntityClass::kFile) return kNoEntity;
+  ErrnoSaver saved;
+  struct stat st;
+  if (syscall(SYS_newfstatat, AT_FDCWD, f->label.data(), &st, 0) != 0 || !S_ISREG(st.st_mode))
+    return kNoEntity;
+  return version_entity(file, version_key(st));
 }
 
 EntityId record_entity(std::string_view iri, std::string_view label, std::string_view type) {

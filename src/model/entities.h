@@ -62,6 +62,11 @@ EntityId record_entity(std::string_view iri, std::string_view label, std::string
 // from that stat alone (model/version_key.h), so every process names the same content alike with
 // no coordination. kNoEntity when `file` is unknown or the entity limit is reached.
 EntityId version_entity(EntityId file, std::string_view key);
+// The version `file`'s path names now, from a stat of it: what the VOL connector names at a
+// reader's open and a writer's close, alike with the preload library's names for the same content.
+// kNoEntity when the path is no regular file. Keeps errno; the stat is a raw system call, so the
+// preload library does not record it as the program's.
+EntityId current_version(EntityId file);
 
 // Entry for an id returned above; nullptr for kNoEntity or an unknown id.
 const Entity* entity(EntityId id);

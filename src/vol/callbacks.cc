@@ -58,9 +58,10 @@ class UnderFapl {
   hid_t fapl_ = H5I_INVALID_HID;
 };
 
-void name_file(Obj* o, const char* name, bool mpio) {
+void name_file(Obj* o, const char* name, bool mpio, bool writable) {
   o->type = H5I_FILE;
   o->mpio = mpio;
+  o->writable = writable;
   o->path = "/";
   if (!name) return;
   model::ErrnoSaver errno_saver;
@@ -72,8 +73,11 @@ bool uses_mpio(hid_t fapl) {
 }
 
 // File create and open: the FAPL swap, the wrap, the record. `under_call` gets the swapped FAPL.
+// A file opened read-only is read as the version its path names at the open (docs/format.md,
+// "Versions"); one opened for writing names the version it leaves at its close.
 template <typename UnderCall>
-void* open_file(const char* name, hid_t fapl, void** req, Op op, model::ApiId api, UnderCall&& under_call) {
+void* open_file(const char* name, bool writable, hid_t fapl, void** req, Op op, model::ApiId api,
+                UnderCall&& under_call) {
   Scope s;
   UnderFapl u(fapl);
   if (!u.ok()) return nullptr;
@@ -84,8 +88,9 @@ void* open_file(const char* name, hid_t fapl, void** req, Op op, model::ApiId ap
   wrap_request(req, u.under_id());
   if (o && s.on) {
     refine_rank();
-    name_file(o, name, mpio);
-    if (tracks(EntityClass::kFile)) emit(op, api, o->file, t);
+    name_file(o, name, mpio, writable);
+    if (tracks(EntityClass::kFile))
+      emit(op, api, o->file, t, 0, model::kFlagNone, writable ? kNoEntity : model::current_version(o->file));
   }
   return o;
 }
@@ -93,13 +98,13 @@ void* open_file(const char* name, hid_t fapl, void** req, Op op, model::ApiId ap
 }  // namespace
 
 void* file_create(const char* name, unsigned flags, hid_t fcpl, hid_t fapl, hid_t dxpl, void** req) {
-  return open_file(name, fapl, req, Op::kCreate, apis().Fcreate, [&](hid_t under_fapl) {
+  return open_file(name, true, fapl, req, Op::kCreate, apis().Fcreate, [&](hid_t under_fapl) {
     return H5VLfile_create(name, flags, fcpl, under_fapl, dxpl, req);
   });
 }
 
 void* file_open(const char* name, unsigned flags, hid_t fapl, hid_t dxpl, void** req) {
-  return open_file(name, fapl, req, Op::kOpen, apis().Fopen,
+  return open_file(name, (flags & H5F_ACC_RDWR) != 0, fapl, req, Op::kOpen, apis().Fopen,
                    [&](hid_t under_fapl) { return H5VLfile_open(name, flags, under_fapl, dxpl, req); });
 }
 

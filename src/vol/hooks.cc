@@ -24,8 +24,13 @@ EntityId attribute_owner(Obj* p, const H5VL_loc_params_t* loc) {
 
 }  // namespace
 
+// A file opened for writing leaves a version at its close: the one its path names once the
+// under connector closed it (the same name the preload library gives it at the close of the
+// descriptor below, so both layers meet on one version).
 void on_file_close(Obj* o, const Timing& t) {
-  if (tracks(EntityClass::kFile)) emit(Op::kClose, apis().Fclose, o->file, t);
+  if (!tracks(EntityClass::kFile)) return;
+  emit(Op::kClose, apis().Fclose, o->file, t, 0, model::kFlagNone,
+       o->writable ? model::current_version(o->file) : kNoEntity);
 }
 
 void name_attribute(Obj* p, Obj* o, const H5VL_loc_params_t* loc, const char* name) {

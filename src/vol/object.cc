@@ -77,6 +77,7 @@ Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type) 
     if (parent) {
       o->file = parent->file;
       o->mpio = parent->mpio;
+      o->writable = parent->writable;
     }
   }
   return o;

@@ -26,7 +26,10 @@ struct ObjFacts {
   model::EntityId file = model::kNoEntity;    // its file, once known
   model::EntityId entity = model::kNoEntity;  // the object itself (a file: the file)
   bool mpio = false;                          // its file was opened with the MPI-IO driver
-  std::int64_t points = -1;                   // dataset / attribute extent in elements, -1 unknown
+  // A file opened for writing (created, or opened read-write): its close names the version it
+  // leaves (on_file_close).
+  bool writable = false;
+  std::int64_t points = -1;  // dataset / attribute extent in elements, -1 unknown
   // The connector below is HDF5's native one, whose id the library holds until it closes: the
   // wrapper then holds no reference of its own (two id lookups per object saved).
   bool native_under = false;

@@ -96,7 +96,13 @@ def add_lineage_steps(g):
         { ?a prov:used ?i } UNION { ?a prov:used ?o . ?o provio:inFile ?i }
         UNION { ?a prov:used ?o . ?o provio:attributeOf/provio:inFile ?i }
         FILTER NOT EXISTS { ?i ex:genBy ?p }
-        FILTER NOT EXISTS { ?i provio:inFile ?f . ?f ex:genBy ?p } }"""):
+        FILTER NOT EXISTS { ?i provio:inFile ?f . ?f ex:genBy ?p }
+        FILTER NOT EXISTS { ?r prov:wasAssociatedWith/prov:actedOnBehalfOf ?p ; prov:used ?v .
+                            ?v prov:specializationOf ?i } }"""):
+        g.add(row)
+    # outputs(P): G(P), a file P left versions of replaced by them.
+    for row in q(g, """CONSTRUCT { ?x ex:leftBy ?p } WHERE { ?x ex:genBy ?p
+        FILTER NOT EXISTS { ?v prov:specializationOf ?x ; ex:genBy ?p } }"""):
         g.add(row)
 
 
@@ -106,7 +112,9 @@ def lineage(g, iri, up=True, depth_one=False):
     if up:
         step, prog = "(ex:genBy/ex:input|prov:wasDerivedFrom)", "ex:genBy"
     else:
-        step, prog = "(^ex:input/^ex:genBy|^prov:wasDerivedFrom)", "^ex:input"
+        # a file or object is also an input of the programs that read a version of its file
+        step = "((^prov:specializationOf|provio:inFile/^prov:specializationOf)?/^ex:input/^ex:leftBy|^prov:wasDerivedFrom)"
+        prog = "(^prov:specializationOf|provio:inFile/^prov:specializationOf)?/^ex:input"
     if depth_one:
         ents = {str(r[0]) for r in q(g, f"SELECT ?e WHERE {{ ?x {step} ?e }}".replace("?x", x.n3()))}
         progs = {str(r[0]) for r in q(g, f"SELECT ?p WHERE {{ ?x {prog} ?p }}".replace("?x", x.n3()))}

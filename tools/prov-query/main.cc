@@ -23,6 +23,7 @@
 #include "query/query_graph.h"
 #include "query/questions.h"
 #include "query/remake.h"
+#include "query/version_choice.h"
 #include "query/view.h"
 
 namespace pq = provio::query;
@@ -40,7 +41,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  sparql FILE.rq | -e QUERY     run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)\n"
-    "  lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
+    "  lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris] [--all-versions]\n"
     "                                what ENTITY came from (--up, default) or what came from it\n"
     "  remake FILE                   the commands that made FILE's current version, as a script\n"
     "  stats [--by api|file|object|rank|thread|program] [--top K] [--nested]\n"
@@ -86,12 +87,15 @@ constexpr Help kHelp[] = {
      "The seeds' questions ship in share/provio/queries (docs/sparql.md).\n"},
     {"lineage",
      "usage: prov-query lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
-     "                          [-f FORMAT] [INPUT...]\n"
+     "                          [--all-versions] [-f FORMAT] [INPUT...]\n"
      "Backward (--up, default): the programs that generated ENTITY, what they read, and so on.\n"
      "Forward (--down): the programs that read ENTITY, what they wrote, and so on. Across jobs;\n"
      "cycle-safe; over file versions. --depth counts program steps (default all). The ranks of an\n"
      "MPI job step are one run (--by-rank: one row per rank). Columns: level kind name ranks job\n"
-     "relation via_name command, and iri via (--iris; always in csv, tsv, json).\n"},
+     "relation via_name command, and iri via (--iris; always in csv, tsv, json).\n"
+     "A FILE is answered for its latest version upward, for all its versions downward (said on\n"
+     "stderr); FILE@N for its N-th (1 = oldest), FILE@2026-11-28T10:00 for the version it held then\n"
+     "(UTC), --all-versions for every version.\n"},
     {"remake",
      "usage: prov-query remake FILE [-o SCRIPT] [INPUT...]\n"
      "A shell script of the commands that produced FILE's current version from its inputs, in\n"
@@ -162,6 +166,7 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--depth", nullptr, true, "lineage"},
     {"--by-rank", nullptr, false, "lineage"},
     {"--iris", nullptr, false, "lineage"},
+    {"--all-versions", nullptr, false, "lineage"},
     {"--by", nullptr, true, "stats"},
     {"--top", nullptr, true, "stats"},
     {"--nested", nullptr, false, kIoQuestions},
@@ -319,6 +324,41 @@ int cmd_sparql(const Args& a) {
   return provio::tools::exit_code(emit(a, t), g.damaged());
 }
 
+// The entity a lineage starts from: ENTITY as resolved, except that a file stands for one of its
+// versions (FILE@N: its N-th, FILE@TIME: the one it held then), by default its latest upward,
+// all of them (the path) downward and with --all-versions: what a file's last content came from,
+// what came from any of its contents. `answered` says which, when a file was asked for.
+pq::Status lineage_root(const Args& a, pq::View& v, std::string& iri, std::string& answered) {
+  const std::string& arg = a.positional[0];
+  std::string spec;
+  pq::Status s = v.resolve(arg, iri);
+  std::size_t at = arg.rfind('@');
+  if (!s.ok && at != std::string::npos && at > 0 && arg.find('/', at) == std::string::npos) {
+    std::string file;
+    if (v.resolve(arg.substr(0, at), file).ok) {
+      s = pq::Status::success();
+      iri = file;
+      spec = arg.substr(at + 1);
+    }
+  }
+  if (!s.ok) return s;
+  bool file = v.file_of(iri) == iri && !v.is_version(iri);
+  if (!spec.empty() && !file) return pq::Status::error(arg + ": only a file has versions to choose from");
+  if (!file) return s;
+  if (a.flag("--all-versions") || (a.flag("--down") && spec.empty())) {
+    if (!spec.empty())
+      return pq::Status::error("lineage: " + arg + " names one version; --all-versions asks for all");
+    answered = pq::describe_choice(v, {iri, 0, static_cast<int>(pq::versions_of(v, iri).size())});
+    return s;
+  }
+  pq::VersionChoice c;
+  s = pq::choose_version(v, iri, spec, c);
+  if (!s.ok) return s;
+  iri = c.iri;
+  answered = pq::describe_choice(v, c);
+  return s;
+}
+
 int cmd_lineage(const Args& a) {
   if (a.positional.empty()) return usage_error("lineage: missing ENTITY");
   if (a.flag("--up") && a.flag("--down")) return usage_error("lineage: --up and --down exclude each other");
@@ -327,9 +367,10 @@ int cmd_lineage(const Args& a) {
     return usage_error("lineage: --depth takes a number >= 0 or 'all'");
   pq::QueryGraph g;
   if (int rc = load(a, 1, g)) return rc;
-  return answer(a, g, [&](pq::View& v) -> Answer {
+  std::string answered;  // which version the answer is for, told on stderr after it
+  int rc = answer(a, g, [&](pq::View& v) -> Answer {
     std::string iri;
-    pq::Status s = v.resolve(a.positional[0], iri);
+    pq::Status s = lineage_root(a, v, iri, answered);
     if (!s.ok) return {2, s.message, {}};
     pq::Lineage l(v);
     auto steps = a.flag("--down") ? l.down(iri, static_cast<int>(depth)) : l.up(iri, static_cast<int>(depth));
@@ -339,6 +380,9 @@ int cmd_lineage(const Args& a) {
     pq::Runs runs(v);
     return {0, "", pq::lineage_table(v, &runs, pq::steps_by_run(runs, l, steps), iris)};
   });
+  if (rc == 0 && !answered.empty() && !a.flag("--quiet"))
+    std::cerr << "prov-query: lineage of " << answered << "\n";
+  return rc;
 }
 
 int cmd_remake(const Args& a) {

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "model/version_key.h"
+#include "query/version_choice.h"
 
 namespace provio::query {
 namespace {
@@ -63,22 +64,53 @@ void Lineage::add_covered_versions(std::vector<std::string>& gen) {
   sort_unique(gen);
 }
 
+// A file P used without naming a version of it (a shell opening `< in.txt` for the program it
+// then execs, an open never read from) is bound to the version the file held then: its first
+// such use, by time. P's own versions of the file (in `gen`) and the versions it read stay as
+// they are; a file with no version then stays the path.
+void Lineage::bind_unversioned_uses(std::vector<std::string>& used, const std::vector<std::string>& gen,
+                                    const std::map<std::string, std::string>& first_use) {
+  std::set<std::string> versioned;
+  for (const auto& e : used)
+    if (v_.is_version(e)) versioned.insert(v_.file_of(e));
+  for (const auto& e : gen)
+    if (v_.is_version(e)) versioned.insert(v_.file_of(e));
+  for (const auto& [file, time] : first_use) {
+    if (versioned.count(file)) continue;
+    std::string held = version_at(v_, file, time);
+    if (!held.empty()) used.push_back(std::move(held));
+  }
+  sort_unique(used);
+}
+
 void Lineage::compute(const std::string& p) {
   const QueryGraph& g = v_.graph();
   std::vector<std::string> gen, used;
+  std::map<std::string, std::string> first_use;  // file used by a path alone -> earliest start
   for (const auto& a : v_.activities_of(p)) {
     for (auto& e : g.subjects(prov("wasGeneratedBy"), a)) {
       gen.push_back(v_.file_of(e));
       gen.push_back(std::move(e));
     }
+    // A stat of a directory (a shell's working directory) is a metadata touch, not data read.
+    bool metadata_only = g.has(a, rdf_type(), provio("Access"));
+    std::string start;
     for (const auto& c : g.objects(a, prov("used"))) {
       if (c.kind != Cell::Kind::kIri) continue;
-      used.push_back(v_.file_of(c.value));
+      if (metadata_only && g.has(c.value, rdf_type(), provio("Directory"))) continue;
+      const std::string& file = v_.file_of(c.value);
+      if (c.value == file && !file.empty()) {
+        if (start.empty()) start = g.value(a, prov("startedAtTime"));
+        std::string& first = first_use[file];
+        if (!start.empty() && (first.empty() || start < first)) first = start;
+      }
+      used.push_back(file);
       used.push_back(c.value);
     }
   }
   sort_unique(gen);
   sort_unique(used);
+  bind_unversioned_uses(used, gen, first_use);
   add_covered_versions(gen);
   // A version read or left stands for its file and the file's objects.
   std::vector<std::string> read_versions_of, left_versions_of;
@@ -91,21 +123,54 @@ void Lineage::compute(const std::string& p) {
   auto among = [](const std::vector<std::string>& v, const std::string& x) {
     return std::binary_search(v.begin(), v.end(), x);
   };
-  std::vector<std::string> in, out;
+  // A version stands for its file; the HDF5 objects inside it stay, bound to it (within()).
+  std::vector<std::string> in, out, read, left;
   for (auto& e : used) {
     if (among(gen, e)) continue;
     if (v_.is_version(e)) {
+      read.push_back(e);
       in.push_back(std::move(e));
       continue;
     }
-    if (among(read_versions_of, v_.file_of(e)) || among(gen, v_.file_of(e))) continue;
+    const std::string& file = v_.file_of(e);
+    if (among(gen, file) || (among(read_versions_of, file) && e == file)) continue;
     in.push_back(std::move(e));
   }
-  for (const auto& e : gen)
-    if (v_.is_version(e) || !among(left_versions_of, v_.file_of(e))) out.push_back(e);
+  for (const auto& e : gen) {
+    if (v_.is_version(e)) left.push_back(e);
+    if (v_.is_version(e) || !among(left_versions_of, v_.file_of(e)) || e != v_.file_of(e)) out.push_back(e);
+  }
   generated_[p] = std::move(gen);
   inputs_[p] = std::move(in);
   outputs_[p] = std::move(out);
+  read_[p] = std::move(read);
+  left_[p] = std::move(left);
+}
+
+// An HDF5 object reached through P lives in the versions of its file P read (upward) or left
+// (downward); a file, a version or an object of a file P saw no version of is bound to none.
+std::vector<std::string> Lineage::within(const std::string& x, const std::string& p, bool upward) {
+  std::vector<std::string> out;
+  const std::string& file = v_.file_of(x);
+  if (file.empty() || file == x || v_.is_version(x)) return out;
+  if (!read_.count(p)) compute(p);
+  for (const auto& ver : upward ? read_[p] : left_[p])
+    if (v_.file_of(ver) == file) out.push_back(ver);
+  return out;
+}
+
+// The programs one step from `n`: for an object bound to versions, only those that made (or
+// read) the object in one of those versions, never the writers of its file's other versions.
+std::vector<std::string> Lineage::step(const Node& n, bool upward) {
+  if (n.within.empty()) return upward ? generators(n.iri) : users(n.iri);
+  std::vector<std::string> out;
+  for (const auto& ver : n.within)
+    for (auto& p : upward ? generators(ver) : users(ver)) {
+      const auto& made = upward ? generated(p) : inputs(p);
+      if (std::binary_search(made.begin(), made.end(), n.iri)) out.push_back(std::move(p));
+    }
+  sort_unique(out);
+  return out;
 }
 
 const std::vector<std::string>& Lineage::outputs(const std::string& p) {
@@ -214,17 +279,26 @@ std::vector<std::string> Lineage::users(const std::string& e) {
 std::vector<LineageStep> Lineage::walk(const std::string& start, int depth, bool upward) {
   const QueryGraph& g = v_.graph();
   std::vector<LineageStep> out;
+  // An object is seen once per set of versions it is bound to: the same dataset in two versions
+  // of its file is two nodes.
+  auto seen_key = [](const Node& n) {
+    std::string k = n.iri;
+    for (const auto& v : n.within) k += "\n" + v;
+    return k;
+  };
   std::unordered_set<std::string> seen_entities{start}, seen_programs;
-  std::vector<std::string> frontier{start};
+  std::vector<Node> frontier{{start, {}}};
   for (int level = 1; !frontier.empty() && (depth < 0 || level <= depth); ++level) {
-    std::vector<std::string> next;
-    for (const auto& e : frontier) {
-      for (const auto& p : upward ? generators(e) : users(e)) {
+    std::vector<Node> next;
+    for (const auto& n : frontier) {
+      const std::string& e = n.iri;
+      for (const auto& p : step(n, upward)) {
         if (seen_programs.insert(p).second) out.push_back({level, true, p, upward ? "generated" : "used", e});
         for (const auto& x : upward ? inputs(p) : outputs(p)) {
-          if (seen_entities.insert(x).second) {
+          Node reached{x, within(x, p, upward)};
+          if (seen_entities.insert(seen_key(reached)).second) {
             out.push_back({level, false, x, upward ? "used by" : "generated by", p});
-            next.push_back(x);
+            next.push_back(std::move(reached));
           }
         }
       }
@@ -239,7 +313,7 @@ std::vector<LineageStep> Lineage::walk(const std::string& start, int depth, bool
       for (const auto& x : derived) {
         if (seen_entities.insert(x).second) {
           out.push_back({level, false, x, upward ? "source of" : "derived from", e});
-          next.push_back(x);
+          next.push_back({x, {}});
         }
       }
     }

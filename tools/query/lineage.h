@@ -9,10 +9,16 @@
 //               lies between the first and the last version P generated of their file on the
 //               same inode (what others read within P's run of write epochs)
 //   inputs(P) = the versions P used that are not in G(P) (a file updated in place: the version
-//               read is an input of the one left); and for files of which P used no version,
-//               the entities P used plus their files, minus G(P) and minus the objects inside
-//               files in G(P) (P's own outputs)
-//   outputs(P)= G(P), with a file and its objects replaced by the versions P left of it
+//               read is an input of the one left) and the objects P used inside them; for files
+//               of which P used no version, the entities P used plus their files; minus G(P) and
+//               minus the objects inside files in G(P) (P's own outputs)
+//               (a file P used only by its path, with no version of it read or left, stands
+//               for the version it held at P's first such use, when one is recorded; a stat of
+//               a directory is no input at all)
+//   outputs(P)= G(P), with a file replaced by the versions P left of it
+//   an object reached through P is bound to the versions of its file P read (up) or left (down):
+//               one step from it goes only to the writers (readers) of those versions that wrote
+//               (read) the object
 //   up(E)     = inputs(P) for each P with E in G(P), plus E prov:wasDerivedFrom X; for a version,
 //               also every rank of such a P's run (runs.h: same job, executable and command line)
 //               that wrote the same file (the ranks of a job step writing one shared file make
@@ -25,6 +31,7 @@
 // was made from an earlier content of it.
 #pragma once
 
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -56,14 +63,25 @@ class Lineage {
   std::vector<std::string> users(const std::string& entity);              // {P : E in inputs(P)}
 
  private:
+  // An entity reached in a walk, with the versions of its file it is bound to (an HDF5 object
+  // read or written inside a version; empty for anything else).
+  struct Node {
+    std::string iri;
+    std::vector<std::string> within;
+  };
   void compute(const std::string& program);
+  void bind_unversioned_uses(std::vector<std::string>& used, const std::vector<std::string>& generated,
+                             const std::map<std::string, std::string>& first_use);
+  std::vector<std::string> within(const std::string& entity, const std::string& program, bool upward);
+  std::vector<std::string> step(const Node& node, bool upward);
   void add_covered_versions(std::vector<std::string>& generated);
   std::vector<std::string> rolled_up(const std::string& entity);
   std::vector<LineageStep> walk(const std::string& entity, int depth, bool upward);
 
   View& v_;
   bool left_version_of(const std::string& program, const std::string& file);
-  std::unordered_map<std::string, std::vector<std::string>> generated_, inputs_, outputs_;
+  // read_/left_: the versions each program read (not left itself) and left.
+  std::unordered_map<std::string, std::vector<std::string>> generated_, inputs_, outputs_, read_, left_;
 };
 
 }  // namespace provio::query
