@@ -10,8 +10,8 @@ namespace provio::vol {
 // True when the HDF5 library that the code at `caller` calls (`caller` is an address in the
 // code that asked for the plugin's class: HDF5's plugin loader, or a program linked to HDF5) is
 // the one the plugin's own HDF5 calls go to, of the version (major.minor) and parallel-ness the
-// plugin was compiled for. Otherwise false, after one message on stderr naming
-// both libraries and the plugin to use instead.
+// plugin was compiled for, or when that code reaches no HDF5 at all. Otherwise false, after one message on
+// stderr naming both libraries and the plugin to use instead.
 bool loaded_by_own_hdf5(const void* caller);
 
 }  // namespace provio::vol
