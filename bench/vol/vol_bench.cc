@@ -349,8 +349,10 @@ int main(int argc, char** argv) {
   H5open();  // load the connector before any kernel is timed
   const bool paired = argc > 10;
   const int rounds = paired ? std::atoi(argv[9]) : 1;
-  const std::vector<Layer> layers =
-      paired ? paired_layers(argv + 10, argv + argc) : std::vector<Layer>{Layer{}};
+  // Assigned, not picked by a conditional between a call and a temporary: g++ 16 then took
+  // g_layer, which points into `layers`, for a pointer into that temporary (-Wdangling-pointer).
+  std::vector<Layer> layers(1);  // the default layer
+  if (paired) layers = paired_layers(argv + 10, argv + argc);
   for (const Layer& layer : layers) {
     g_layer = layer.label.c_str();
     warm_up(layer, dir);
@@ -369,6 +371,7 @@ int main(int argc, char** argv) {
             small_transfers(layer, dir, small, write, path);
     }
   }
+  g_layer = "";  // `layers` ends with main
   for (const Layer& layer : layers)
     if (layer.info) H5VLfree_connector_info(layer.connector, layer.info);
   MPI_Finalize();

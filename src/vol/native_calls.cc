@@ -1,6 +1,8 @@
 // The native connector's class, for native_calls.h.
 #include "vol/native_calls.h"
 
+#include "vol/native_id.h"
+
 namespace provio::vol {
 namespace {
 
@@ -8,9 +10,13 @@ namespace {
 // may still be initialising, HDF5_VOL_CONNECTOR being read at its start) the native connector's
 // id is not yet valid.
 const H5VL_class_t* look_up_native_class() {
+  // The direct calls stand for 1.14's H5VL__<op>(); under HDF5 2.x they broke h5repack
+  // (H5F__get_cont_info: assertion `f->shared' failed), so 2.x goes through H5VL<op>().
+  unsigned major = 0, minor = 0, release = 0;
+  if (H5get_libversion(&major, &minor, &release) < 0 || major != 1 || minor != 14) return nullptr;
   int any = 0;  // the native connector's introspection ignores the object, the API routine wants one
   const H5VL_class_t* c = nullptr;
-  hid_t native = H5VL_NATIVE;
+  hid_t native = native_id();
   if (native < 0 || H5VLintrospect_get_conn_cls(&any, native, H5VL_GET_CONN_LVL_CURR, &c) < 0 || !c ||
       c->value != H5_VOL_NATIVE)
     return nullptr;
