@@ -1,6 +1,6 @@
-# Finds the HDF5s provio builds against (docs/distributions.md): a CMake package where one is found
-# (provio's own scripts/setup.sh build, Spack, HDF5 2.x), else the distribution's pkg-config files
-# (Debian's hdf5-openmpi, hdf5-mpich, hdf5-serial). Each HDF5 found is a *flavour*: one VOL plugin
+# Finds the HDF5s provio builds against (docs/distributions.md): the HDF5 CMake package the user
+# points at (provio's own scripts/setup.sh build, Spack), else the distribution's pkg-config files
+# (Debian's hdf5-openmpi, hdf5-mpich, hdf5-serial), else any HDF5 CMake package CMake finds. Each HDF5 found is a *flavour*: one VOL plugin
 # is built per flavour, because a plugin only works inside a process running the HDF5 it was
 # built against (src/vol/plugin.cc refuses to load into another).
 #
@@ -43,38 +43,41 @@ function(provio_hdf5_add flavour version dirs link)
   set(PROVIO_HDF5_FLAVOURS ${PROVIO_HDF5_FLAVOURS} ${flavour} PARENT_SCOPE)
 endfunction()
 
-# A CMake package first. No version is asked: HDF5 2.x's package accepts only its own
-# major.minor, so asking for 1.14 would refuse 2.2 (the version is checked above instead).
-find_package(HDF5 NAMES hdf5 CONFIG QUIET)
-if(HDF5_FOUND)
-  # provio's own build and the HDF Group's packages export hdf5::hdf5-shared, Debian's hdf5-shared.
-  foreach(target hdf5::hdf5-shared hdf5-shared hdf5::hdf5 hdf5)
-    if(TARGET ${target})
-      get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
-      if(NOT dirs)
-        set(dirs "${HDF5_INCLUDE_DIR}")
-      endif()
-      provio_hdf5_parallel(parallel "${dirs}")
-      if(parallel)
-        set(flavour parallel)
-      else()
-        set(flavour serial)
-      endif()
-      provio_hdf5_add(${flavour} "${HDF5_VERSION}" "${dirs}" ${target})
-      get_filename_component(prefix "${HDF5_DIR}" DIRECTORY)  # <prefix>/cmake or <prefix>/lib/cmake/hdf5
-      set(PROVIO_HDF5_${flavour}_BIN "${prefix}/bin")
-      if(NOT EXISTS "${prefix}/bin/h5dump")
-        get_filename_component(prefix "${prefix}/../.." ABSOLUTE)
+# An HDF5 CMake package. No version is asked: HDF5 2.x's package accepts only its own
+# major.minor, so asking for 1.14 would refuse 2.2 (provio_hdf5_add checks the version).
+macro(provio_hdf5_from_cmake_package)
+  find_package(HDF5 NAMES hdf5 CONFIG QUIET)
+  if(HDF5_FOUND)
+    # provio's own build and the HDF Group's packages export hdf5::hdf5-shared, Debian's hdf5-shared.
+    foreach(target hdf5::hdf5-shared hdf5-shared hdf5::hdf5 hdf5)
+      if(TARGET ${target})
+        get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
+        if(NOT dirs)
+          set(dirs "${HDF5_INCLUDE_DIR}")
+        endif()
+        provio_hdf5_parallel(parallel "${dirs}")
+        if(parallel)
+          set(flavour parallel)
+        else()
+          set(flavour serial)
+        endif()
+        provio_hdf5_add(${flavour} "${HDF5_VERSION}" "${dirs}" ${target})
+        get_filename_component(prefix "${HDF5_DIR}" DIRECTORY)  # <prefix>/cmake
         set(PROVIO_HDF5_${flavour}_BIN "${prefix}/bin")
+        if(NOT EXISTS "${prefix}/bin/h5dump")  # <prefix>/lib/cmake/hdf5, or Debian's /usr
+          get_filename_component(prefix "${prefix}/../.." ABSOLUTE)
+          set(PROVIO_HDF5_${flavour}_BIN "${prefix}/bin")
+        endif()
+        set(provio_hdf5_origin "${HDF5_DIR}")
+        break()
       endif()
-      set(provio_hdf5_origin "${HDF5_DIR}")
-      break()
-    endif()
-  endforeach()
-endif()
+    endforeach()
+  endif()
+endmacro()
 
-# Else the distribution's pkg-config files, every flavour installed.
-if(NOT PROVIO_HDF5_FLAVOURS)
+# The distribution's pkg-config files, every flavour installed (Debian: hdf5-openmpi, hdf5-mpich,
+# hdf5-serial; elsewhere plain hdf5).
+macro(provio_hdf5_from_pkg_config)
   find_package(PkgConfig REQUIRED)
   foreach(module hdf5-openmpi hdf5-mpich hdf5-serial hdf5)
     pkg_check_modules(provio_pc_${module} QUIET IMPORTED_TARGET GLOBAL ${module})
@@ -82,7 +85,7 @@ if(NOT PROVIO_HDF5_FLAVOURS)
       string(REPLACE "hdf5-" "" flavour ${module})
       if(flavour STREQUAL "hdf5")
         if(PROVIO_HDF5_FLAVOURS)
-          continue()  # the plain module is one of the flavours above under another name
+          break()  # the plain module is one of the flavours above under another name
         endif()
         set(flavour serial)
       endif()
@@ -93,6 +96,22 @@ if(NOT PROVIO_HDF5_FLAVOURS)
       set(provio_hdf5_origin "pkg-config")
     endif()
   endforeach()
+endmacro()
+
+# An HDF5 the user points at (HDF5_DIR, HDF5_ROOT, CMAKE_PREFIX_PATH: provio's scripts/build.sh,
+# Spack's environment) is a CMake package and comes first. Otherwise the distribution's flavours
+# come first: Debian's CMake package (sid) covers one flavour of several.
+if(HDF5_DIR OR HDF5_ROOT OR DEFINED ENV{HDF5_DIR} OR DEFINED ENV{HDF5_ROOT} OR CMAKE_PREFIX_PATH OR
+   DEFINED ENV{CMAKE_PREFIX_PATH})
+  provio_hdf5_from_cmake_package()
+  if(NOT PROVIO_HDF5_FLAVOURS)
+    provio_hdf5_from_pkg_config()
+  endif()
+else()
+  provio_hdf5_from_pkg_config()
+  if(NOT PROVIO_HDF5_FLAVOURS)
+    provio_hdf5_from_cmake_package()
+  endif()
 endif()
 
 if(NOT PROVIO_HDF5_FLAVOURS)

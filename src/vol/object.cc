@@ -66,22 +66,6 @@ Obj* new_obj(void* under, hid_t under_id, bool native_under) {
   return o;
 }
 
-bool is_native(hid_t under_id) {
-  if (under_id < 0) return false;
-  H5VL_class_value_t value = -1;
-  ErrorStackKeeper keep;
-  return H5VLget_value(under_id, &value) >= 0 && value == H5_VOL_NATIVE;
-}
-
-hid_t native_id() {
-#if H5_VERSION_GE(2, 0, 0)
-  static const hid_t kept = H5VL_NATIVE;
-  return kept;
-#else
-  return H5VL_NATIVE;
-#endif
-}
-
 Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type) {
   Obj* o = new_obj(under, under_id, parent && parent->native_under);
   if (o) {

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "model/event.h"
+#include "vol/native_id.h"
 
 namespace provio::vol {
 
@@ -53,16 +54,6 @@ inline const Obj* as_obj(const void* p) {
 // A new wrapper holding a reference on `under_id` (none when `native_under`); nullptr (and a
 // warning once) when out of memory.
 Obj* new_obj(void* under, hid_t under_id, bool native_under = false);
-
-// Whether the connector `under_id` stands for is HDF5's native one (see Obj::native_under). By
-// value: in HDF5 2.x each lookup of the native connector makes a fresh id, so an id compare fails.
-bool is_native(hid_t under_id);
-
-// An id of the native connector that stays valid while the library is open, for wrappers over it
-// (they hold no reference of their own). HDF5 1.14: the library's own (H5VL_NATIVE). HDF5 2.x: the
-// library keeps none (H5VL_NATIVE makes a fresh id each time, freed when its user closes it), so
-// provio keeps one, made on first use.
-hid_t native_id();
 
 // A wrapper for a child of `parent` (same file, same driver, same connector below).
 Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type);

@@ -7,7 +7,6 @@
 //                              anonymous dataset, object copy, objects HDF5 opens by itself
 //   vol_sample errors <file>   failing calls: the HDF5 error stack and errno must be native's;
 //                              prints what the caller can observe, for comparison
-//   vol_sample ids <file>      100 opens of a file and a dataset: no VOL connector id leaks
 // Exit status 0 on success; every HDF5 failure that is not expected is fatal.
 #include <hdf5.h>
 
@@ -268,43 +267,11 @@ void errors(const char* path) {
   H5Fclose(f);
 }
 
-// Opens and closes a file and its objects many times: the number of VOL connector IDs must not
-// grow. HDF5 2.x makes a fresh ID on every lookup of the native connector (H5VL_NATIVE): a
-// connector that looked it up per file or per object leaked one each time.
-void ids(const char* path) {
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  check(f >= 0, "H5Fcreate");
-  hsize_t dims[1] = {4};
-  hid_t space = H5Screate_simple(1, dims, nullptr);
-  hid_t d = H5Dcreate2(f, "d", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  check(d >= 0 && H5Dclose(d) >= 0 && H5Sclose(space) >= 0 && H5Fclose(f) >= 0, "create");
-  auto vol_ids = [] {
-    hsize_t n = 0;
-    check(H5Inmembers(H5I_VOL, &n) >= 0, "H5Inmembers");
-    return n;
-  };
-  auto cycle = [path] {
-    int data[4];
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    hid_t dset = H5Dopen2(file, "d", H5P_DEFAULT);
-    check(file >= 0 && dset >= 0 && H5Dread(dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0 &&
-              H5Dclose(dset) >= 0 && H5Fclose(file) >= 0,
-          "open, read, close");
-  };
-  cycle();  // whatever a connector keeps for the whole process exists from here on
-  const hsize_t before = vol_ids();
-  for (int i = 0; i < 100; ++i) cycle();
-  const hsize_t after = vol_ids();
-  std::printf("VOL connector ids: %llu before, %llu after 100 opens\n",
-              static_cast<unsigned long long>(before), static_cast<unsigned long long>(after));
-  check(after == before, "VOL connector ids stable across opens");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: vol_sample rich|noclose|ops|errors|ids FILE\n");
+    std::fprintf(stderr, "usage: vol_sample rich|noclose|ops|errors FILE\n");
     return 1;
   }
   std::string mode = argv[1];
@@ -316,8 +283,6 @@ int main(int argc, char** argv) {
     ops(argv[2]);
   } else if (mode == "errors") {
     errors(argv[2]);
-  } else if (mode == "ids") {
-    ids(argv[2]);
   } else {
     std::fprintf(stderr, "vol_sample: unknown mode %s\n", argv[1]);
     return 1;

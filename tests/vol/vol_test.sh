@@ -12,7 +12,6 @@
 #   vol_test.sh badinfo    SAMPLE                           malformed info strings: HDF5 errors, no crash
 #   vol_test.sh noclose    SAMPLE PYTHON                    a program that never closes its file
 #   vol_test.sh options    SAMPLE                           provio options in the info string configure the core
-#   vol_test.sh ids        SAMPLE                           no VOL connector id leaks across opens (HDF5 2.x)
 #   vol_test.sh volume     BENCH                            issue 11: summary writes less than trace
 #   vol_test.sh per-file   BENCH                            provio chosen per file (H5Pset_vol), beside native files
 # Environment: PROVIO_PLUGIN_DIR (the directory holding libprovio_vol.so),
@@ -208,12 +207,6 @@ cmd_noclose() {
   h5dump -d /still_open left.h5.early | grep -q "5, 5, 5" || fail "left.h5.early lost its data"
 }
 
-cmd_ids() {
-  local sample=$1
-  "$sample" ids native.h5 >/dev/null || fail "ids: the program fails natively"
-  under ids "$sample" ids ids.h5 || fail "ids: VOL connector ids leak under the connector (or the program failed)"
-}
-
 cmd_options() {
   local sample=$1
   # level and dir from the info string win over the environment (PROVIO_DIR points elsewhere).
@@ -277,7 +270,6 @@ case "$cmd" in
   badinfo) cmd_badinfo "$@" ;;
   noclose) cmd_noclose "$@" ;;
   options) cmd_options "$@" ;;
-  ids) cmd_ids "$@" ;;
   volume) cmd_volume "$@" ;;
   per-file) cmd_per_file "$@" ;;
   *) fail "unknown subcommand $cmd" ;;
