@@ -11,7 +11,8 @@
 # and for the primary flavour (the first parallel one, else the first), which every other target
 # (tests, examples, benchmarks) links through `provio_hdf5`:
 #   PROVIO_HDF5_FLAVOUR, PROVIO_HDF5_PARALLEL, HDF5_VERSION, PROVIO_HDF5_INCLUDE_DIRS,
-#   PROVIO_HDF5_BIN (its tools: h5dump, h5repack, h5_api_test when built)
+#   PROVIO_HDF5_BIN (its tools: h5dump, h5repack, h5_api_test when built), and the flavour of
+#   those tools, PROVIO_HDF5_TOOLS_FLAVOUR
 set(PROVIO_HDF5_FLAVOURS "")
 
 # Reads H5pubconf.h under `dirs`: whether that HDF5 is parallel.
@@ -134,6 +135,12 @@ set(PROVIO_HDF5_PARALLEL ${PROVIO_HDF5_${PROVIO_HDF5_FLAVOUR}_PARALLEL})
 set(HDF5_VERSION ${PROVIO_HDF5_${PROVIO_HDF5_FLAVOUR}_VERSION})
 set(PROVIO_HDF5_INCLUDE_DIRS "${PROVIO_HDF5_${PROVIO_HDF5_FLAVOUR}_INCLUDE_DIRS}")
 set(PROVIO_HDF5_BIN "${PROVIO_HDF5_${PROVIO_HDF5_FLAVOUR}_BIN}" CACHE PATH "HDF5 tools and API test binaries")
+# The flavour of the tools in PROVIO_HDF5_BIN, whose plugin they load: Debian's hdf5-tools are the
+# serial flavour's.
+set(PROVIO_HDF5_TOOLS_FLAVOUR ${PROVIO_HDF5_FLAVOUR})
+if(provio_hdf5_origin STREQUAL "pkg-config" AND "serial" IN_LIST PROVIO_HDF5_FLAVOURS)
+  set(PROVIO_HDF5_TOOLS_FLAVOUR serial)
+endif()
 foreach(flavour ${PROVIO_HDF5_FLAVOURS})
   message(STATUS "provio: HDF5 ${PROVIO_HDF5_${flavour}_VERSION} (${flavour}) from ${provio_hdf5_origin}")
 endforeach()

@@ -3,7 +3,7 @@
 
     h5py_suite.py --plugins DIR --prov-merge PATH --work DIR [--levels summary,trace] [-- PYTEST ARGS]
 
-Runs `pytest --pyargs h5py` once natively, then once per provio level with HDF5_VOL_CONNECTOR
+Runs h5py's tests (pytest on the installed h5py's test directory) once natively, then once per provio level with HDF5_VOL_CONNECTOR
 set and the plugin directory DIR on HDF5_PLUGIN_PATH. Every test id must have the same outcome
 (passed, failed, skipped, xfailed, xpassed, error) in every run: the connector must not change
 what h5py's tests see. Each traced run must also have recorded provenance that prov-merge
@@ -34,6 +34,14 @@ def outcomes(junit):
     return result
 
 
+def tests_dir():
+    """The test directory of the h5py that `import h5py` gives. Debian ships a serial and an MPI
+    build side by side (h5py._debian_h5py_serial, _mpi), whose test packages cannot be collected
+    together (both add the option --no-network): `pytest --pyargs h5py` fails."""
+    code = "import os, h5py.tests as t; print(os.path.dirname(t.__file__))"
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.strip()
+
+
 def run_suite(name, env, work, pytest_args):
     junit = os.path.join(work, f"{name}.xml")
     log = os.path.join(work, f"{name}.log")
@@ -43,7 +51,7 @@ def run_suite(name, env, work, pytest_args):
     os.makedirs(tmp, exist_ok=True)
     env = dict(env, TMPDIR=tmp)
     with open(log, "w") as out:
-        subprocess.run([sys.executable, "-m", "pytest", "--pyargs", "h5py", "-q", "-rA", "-p", "no:cacheprovider",
+        subprocess.run([sys.executable, "-m", "pytest", tests_dir(), "-q", "-rA", "-p", "no:cacheprovider",
                         f"--junitxml={junit}", *pytest_args], env=env, cwd=tmp, stdout=out, stderr=subprocess.STDOUT)
     if not os.path.exists(junit):
         sys.exit(f"h5py_suite: {name}: pytest wrote no results (see {log})")

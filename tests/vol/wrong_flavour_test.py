@@ -4,8 +4,8 @@
     wrong_flavour_test.py PROBE WRONG_PLUGIN_DIR RIGHT_PLUGIN_DIR WORK
 
 PROBE is a serial HDF5 program. With only the wrong (parallel) flavour's plugin on
-HDF5_PLUGIN_PATH it must fail cleanly (no signal), with provio's one message naming both HDF5s,
-and write no provenance; with the wrong directory first and the right one after it, HDF5's plugin
+HDF5_PLUGIN_PATH it must run without a crash or a corrupted call (HDF5 reports the connector
+unavailable), with provio's one message naming both HDF5s, and write no provenance; with the wrong directory first and the right one after it, HDF5's plugin
 search passes over the wrong plugin, the program succeeds and its file is recorded.
 """
 import os
@@ -39,7 +39,8 @@ def run(tag, plugin_path):
 
 
 r, recorded = run("wrong", wrong)
-check(r.returncode == 1, f"wrong flavour alone: the program fails cleanly (status {r.returncode})")
+# HDF5 reports the connector unavailable; 1.14 then carries on with the native connector.
+check(r.returncode in (0, 1), f"wrong flavour alone: no crash, no corrupted calls (status {r.returncode})")
 message = [line for line in r.stderr.splitlines() if line.startswith("provio: not loading this VOL plugin")]
 check(len(message) == 1, f"one message from provio: {message or r.stderr[-2000:]}")
 check(bool(message) and "serial" in message[0] and "parallel" in message[0],
