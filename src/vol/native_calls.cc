@@ -1,7 +1,7 @@
 // The native connector's class, for native_calls.h.
 #include "vol/native_calls.h"
 
-#include "vol/object.h"
+#include "vol/native_id.h"
 
 namespace provio::vol {
 namespace {
