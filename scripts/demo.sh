@@ -12,7 +12,8 @@ build=$root/${PROVIO_BUILD_DIR:-build}
 demo=${PROVIO_DEMO_DIR:-$build/demo}
 rm -rf "$demo" && mkdir -p "$demo" && cd "$demo"
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+  PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe  # Open MPI 4 and 5
 export PROVIO_DIR=$demo/provio PROVIO_WORKFLOW=dassa-demo
 tracked() { HDF5_PLUGIN_PATH=$build/plugins HDF5_VOL_CONNECTOR="provio under_vol=0;under_info={}" "$@"; }
 step() { echo; echo "\$ $*"; }

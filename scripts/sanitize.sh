@@ -7,7 +7,8 @@
 #   scripts/sanitize.sh [asan|tsan]...     (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+  PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe  # Open MPI 4 and 5
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(asan tsan)
 # Tests that load the instrumented preload library or Python extension into programs that are not

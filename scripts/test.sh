@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+  PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe  # Open MPI 4 and 5
 ctest --test-dir "${PROVIO_BUILD_DIR:-build}" --output-on-failure -j "$(nproc)" "$@"

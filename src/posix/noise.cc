@@ -1,10 +1,10 @@
 // Runtime noise (see noise.h). Besides the names below: "/" and the temporary directory itself. provio's own
 // libraries (libprovio*.so, the VOL plugin included) fall under the shared-library rule. The patterns are the
 // names the runtimes make: Open MPI 4's session directory /tmp/ompi.<host>.<uid>, Open MPI 5 / PRRTE's
-// prte.<host>.<uid>, PMIx's pmix-<…> and pmix_dstor_<…>; ROMIO's <file>.locktest.<n> (its test for working
-// fcntl locks on NFS); shared libraries (<name>.so, <name>.so.<version>), which the dynamic loader opens
-// without the shim but programs also stat and scan (HDF5's plugin search, Python's import machinery); Open
-// MPI's and UCX's shared-memory segments in /dev/shm.
+// prte.<host>.<uid> and mpirun's prterun.<host>.<pid>.<uid>, PMIx's pmix-<…> and pmix_dstor_<…>; ROMIO's
+// <file>.locktest.<n> (its test for working fcntl locks on NFS); shared libraries (<name>.so,
+// <name>.so.<version>), which the dynamic loader opens without the shim but programs also stat and scan
+// (HDF5's plugin search, Python's import machinery); Open MPI's and UCX's shared-memory segments in /dev/shm.
 #include "posix/noise.h"
 
 #include <cctype>
@@ -56,8 +56,8 @@ bool romio_locktest(std::string_view base) {
 
 bool session_directory(std::string_view component) {
   return starts_with(component, "ompi.") || starts_with(component, "prte.") ||
-         starts_with(component, "pmix-") || starts_with(component, "pmix_dstor") ||
-         starts_with(component, "openmpi-sessions-");
+         starts_with(component, "prterun.") || starts_with(component, "pmix-") ||
+         starts_with(component, "pmix_dstor") || starts_with(component, "openmpi-sessions-");
 }
 
 bool mpi_shared_memory(std::string_view base) {

@@ -68,7 +68,12 @@ void name_file(Obj* o, const char* name, bool mpio) {
 }
 
 bool uses_mpio(hid_t fapl) {
+#ifdef H5_HAVE_PARALLEL
   return H5Pget_driver(fapl) == H5FD_MPIO;
+#else
+  (void)fapl;
+  return false;
+#endif
 }
 
 // File create and open: the FAPL swap, the wrap, the record. `under_call` gets the swapped FAPL.
@@ -80,7 +85,8 @@ void* open_file(const char* name, hid_t fapl, void** req, Op op, model::ApiId ap
   const bool mpio = s.on && uses_mpio(fapl);
   Timing t;
   void* under = timed(s, s.on, t, [&] { return under_call(u.id()); });
-  Obj* o = under ? new_obj(under, u.under_id(), is_native(u.under_id())) : nullptr;
+  const bool native = under && is_native(u.under_id());
+  Obj* o = under ? new_obj(under, native ? native_id() : u.under_id(), native) : nullptr;
   wrap_request(req, u.under_id());
   if (o && s.on) {
     refine_rank();

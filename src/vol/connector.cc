@@ -43,7 +43,7 @@ herr_t get_conn_cls(void* obj, H5VL_get_conn_lvl_t lvl, const H5VL_class_t** cls
 // The capabilities are the connector's below: we add none and hide none.
 herr_t get_cap_flags(const void* p, uint64_t* flags) {
   const auto* info = static_cast<const Info*>(p);
-  if (!info) return H5VLintrospect_get_cap_flags(nullptr, H5VL_NATIVE, flags);  // native below
+  if (!info) return H5VLintrospect_get_cap_flags(nullptr, native_id(), flags);  // native below
   return H5VLintrospect_get_cap_flags(info->under_info, info->under_id, flags);
 }
 

@@ -1,6 +1,8 @@
 // The native connector's class, for native_calls.h.
 #include "vol/native_calls.h"
 
+#include "vol/native_id.h"
+
 namespace provio::vol {
 namespace {
 
@@ -10,7 +12,7 @@ namespace {
 const H5VL_class_t* look_up_native_class() {
   int any = 0;  // the native connector's introspection ignores the object, the API routine wants one
   const H5VL_class_t* c = nullptr;
-  hid_t native = H5VL_NATIVE;
+  hid_t native = native_id();
   if (native < 0 || H5VLintrospect_get_conn_cls(&any, native, H5VL_GET_CONN_LVL_CURR, &c) < 0 || !c ||
       c->value != H5_VOL_NATIVE)
     return nullptr;

@@ -19,7 +19,9 @@ herr_t H5VL__native_file_get(void* obj, H5VL_file_get_args_t* args, hid_t dxpl_i
 herr_t H5VL_native_get_file_struct(void* obj, H5I_type_t type, void** file) __attribute__((weak));
 hbool_t H5CX_pushed(void) __attribute__((weak));
 hid_t H5CX_get_dxpl(void) __attribute__((weak));
+#ifdef H5_HAVE_PARALLEL
 herr_t H5CX_get_io_xfer_mode(H5FD_mpio_xfer_t* io_xfer_mode) __attribute__((weak));
+#endif
 }
 
 namespace provio::vol {
@@ -119,6 +121,15 @@ void* native_file(void* obj, H5I_type_t type) {
   return file;
 }
 
+// The MPI-IO accessor exists only in a parallel HDF5.
+bool mpio_lookups_present() {
+#ifdef H5_HAVE_PARALLEL
+  return H5CX_get_io_xfer_mode != nullptr;
+#else
+  return true;
+#endif
+}
+
 }  // namespace
 
 void init_native_lookups() {
@@ -126,7 +137,7 @@ void init_native_lookups() {
   g_usable.store(H5get_libversion(&major, &minor, &release) >= 0 && major == 1 && minor == 14 &&
                      H5I_object_verify && H5S_get_select_npoints && H5S_get_simple_extent_npoints &&
                      H5A__get_info && H5A_type && H5T_get_size && H5VL__native_file_get && H5CX_pushed &&
-                     H5CX_get_dxpl && H5CX_get_io_xfer_mode,
+                     H5CX_get_dxpl && mpio_lookups_present(),
                  std::memory_order_relaxed);
   g_space_lookup.store(usable() && H5I_type_info_array_g ? kUnchecked : kVerify, std::memory_order_relaxed);
 }
@@ -183,8 +194,10 @@ bool native_same_file(void* a, H5I_type_t a_type, void* b, H5I_type_t b_type) {
 // (H5CX_set_dxpl) and, once the native connector's MPI-IO path has read the mode, the mode: a
 // load. A context is there whenever the callback runs under an API call; H5VLdataset_write
 // called by an application outside any API call pushes none, hence the check.
+#ifdef H5_HAVE_PARALLEL
 bool context_transfer_mode(hid_t dxpl, H5FD_mpio_xfer_t* mode) {
   return usable() && H5CX_pushed() && H5CX_get_dxpl() == dxpl && H5CX_get_io_xfer_mode(mode) >= 0;
 }
+#endif
 
 }  // namespace provio::vol

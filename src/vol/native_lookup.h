@@ -46,7 +46,9 @@ bool native_same_file(void* a, H5I_type_t a_type, void* b, H5I_type_t b_type);
 // The MPI-IO transfer mode of `dxpl` (as H5Pget_dxpl_mpio) from the API context of the HDF5 call
 // the callback serves, when that context carries `dxpl`: after the native connector's transfer
 // it holds the mode already. False when the internal accessors are not usable or the context is
-// absent or another list's (the caller then asks the public way).
+// absent or another list's (the caller then asks the public way). Parallel HDF5 only.
+#ifdef H5_HAVE_PARALLEL
 bool context_transfer_mode(hid_t dxpl, H5FD_mpio_xfer_t* mode);
+#endif
 
 }  // namespace provio::vol

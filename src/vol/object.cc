@@ -66,10 +66,6 @@ Obj* new_obj(void* under, hid_t under_id, bool native_under) {
   return o;
 }
 
-bool is_native(hid_t under_id) {
-  return under_id >= 0 && under_id == H5VL_NATIVE;
-}
-
 Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type) {
   Obj* o = new_obj(under, under_id, parent && parent->native_under);
   if (o) {

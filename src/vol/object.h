@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "model/event.h"
+#include "vol/native_id.h"
 
 namespace provio::vol {
 
@@ -53,9 +54,6 @@ inline const Obj* as_obj(const void* p) {
 // A new wrapper holding a reference on `under_id` (none when `native_under`); nullptr (and a
 // warning once) when out of memory.
 Obj* new_obj(void* under, hid_t under_id, bool native_under = false);
-
-// Whether `under_id` is the library's own native connector id (see Obj::native_under).
-bool is_native(hid_t under_id);
 
 // A wrapper for a child of `parent` (same file, same driver, same connector below).
 Obj* new_child(void* under, hid_t under_id, const Obj* parent, H5I_type_t type);

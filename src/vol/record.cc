@@ -1,7 +1,9 @@
 // From a forwarded call to an event (see record.h).
 #include "vol/record.h"
 
+#ifdef H5_HAVE_PARALLEL
 #include <mpi.h>
+#endif
 
 #include <atomic>
 #include <cstring>
@@ -40,7 +42,10 @@ void record_child(Obj* parent, Obj* o, const H5VL_loc_params_t* loc, const char*
   emit(op, api, entity_of(o), t);
 }
 
+// A serial HDF5's plugin links no MPI (a serial program must not load libmpi): the launcher's
+// environment is all there is.
 void refine_rank() {
+#ifdef H5_HAVE_PARALLEL
   static std::atomic<bool> done{false};
   if (done.load(std::memory_order_relaxed)) return;
   int initialized = 0, finalized = 0;
@@ -55,12 +60,18 @@ void refine_rank() {
   model::identity();
   model::set_mpi_rank(rank, size);
   done.store(true, std::memory_order_relaxed);
+#endif
 }
 
 std::uint8_t mpio_transfer_flags(hid_t dxpl) {
+#ifdef H5_HAVE_PARALLEL
   H5FD_mpio_xfer_t mode = H5FD_MPIO_INDEPENDENT;
   if (!context_transfer_mode(dxpl, &mode) && H5Pget_dxpl_mpio(dxpl, &mode) < 0) return model::kFlagNone;
   return mode == H5FD_MPIO_COLLECTIVE ? model::kFlagCollective : model::kFlagIndependent;
+#else
+  (void)dxpl;  // no MPI-IO driver in a serial HDF5: never called (no file is opened with it)
+  return model::kFlagNone;
+#endif
 }
 
 // HDF5's predefined native types are immutable, so their sizes are the C types' and need no

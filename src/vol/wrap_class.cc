@@ -73,7 +73,7 @@ herr_t get_wrap_ctx(const void* obj, void** ctx) {
 
 void* wrap_object(void* obj, H5I_type_t type, void* ctx) {
   auto* w = static_cast<WrapCtx*>(ctx);
-  const hid_t under_id = w->native_under ? H5VL_NATIVE : w->under_id;
+  const hid_t under_id = w->native_under ? native_id() : w->under_id;
   void* under = H5VLwrap_object(obj, type, under_id, w->under_ctx);
   if (!under) return nullptr;
   Obj* o = new_obj(under, under_id, w->native_under);

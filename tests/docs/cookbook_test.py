@@ -25,7 +25,8 @@ HOST = "nid00042"            # this machine's name
 INSTALL = "/opt/provio"      # and the build directory the programs came from
 BLOCK = re.compile(r"<!-- cookbook: (\w+) -->\n```\n(.*?)```\n", re.S)
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+           "OMPI_MCA_rmaps_base_oversubscribe": "1",
+           "PRTE_MCA_rmaps_default_mapping_policy": ":oversubscribe"}
 
 
 def environment(build):

@@ -36,7 +36,8 @@ def main():
         tools = [os.path.join(a.bin, "tools", t) for t in ("prov-run", "prov-merge", "prov-query", "prov-viz")]
         env.update(HOME=home, PATH=":".join(tools + [env.get("PATH", "/usr/bin:/bin")]),
                    PYTHONPATH=os.path.join(a.bin, "python"), OMPI_ALLOW_RUN_AS_ROOT="1",
-                   OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+                   OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1",
+                   PRTE_MCA_rmaps_default_mapping_policy=":oversubscribe")
         script = "set -e\n" + "\n".join(f"echo '>>> {i}'\n{c}" for i, c in enumerate(commands))
         p = subprocess.run(["sh", "-c", script], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=240)

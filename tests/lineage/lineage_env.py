@@ -17,7 +17,8 @@ def clean_env(mpi=False):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVIO_", "HDF5_"))}
     if mpi:
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                   OMPI_MCA_rmaps_base_oversubscribe="1")
+                   OMPI_MCA_rmaps_base_oversubscribe="1",
+                   PRTE_MCA_rmaps_default_mapping_policy=":oversubscribe")
     return env
 
 

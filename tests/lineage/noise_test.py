@@ -4,7 +4,8 @@ PROVIO_POSIX_NOISE=record (so the test can tell the rule, not chance, left it ou
 
 - HDF5's plugin search: an HDF5 program under the VOL connector and the preload library records
   nothing under HDF5_PLUGIN_PATH, no libprovio*.so;
-- MPI runtime session directories (Open MPI's ompi.<host>.<uid>, PRRTE's prte.*, PMIx's pmix-*),
+- MPI runtime session directories (Open MPI's ompi.<host>.<uid>, PRRTE's prte.*, Open MPI 5 mpirun's
+  prterun.*, PMIx's pmix-*),
   ROMIO's <file>.locktest.<n>, MPI shared-memory segments in /dev/shm;
 - shared libraries (<name>.so, <name>.so.<n>);
 - /proc, /sys, /dev — while a file a user stages in /dev/shm by name is recorded;
@@ -63,6 +64,7 @@ shm_data = f"/dev/shm/provio-test-{os.getpid()}.dat"
 noise = {
     "session directory": os.path.join(session, "contact.txt"),
     "PRRTE session directory": os.path.join(work, f"prte.{host}.{uid}", "dvm", "uri"),
+    "Open MPI 5 mpirun session directory": os.path.join(work, f"prterun.{host}.{os.getpid()}.{uid}", "1", "pid"),
     "PMIx directory": os.path.join(work, "pmix-12345", "dstore"),
     "ROMIO lock test": os.path.join(work, "data.h5.locktest.3"),
     "shared library": os.path.join(work, "libplugin.so"),
@@ -103,7 +105,7 @@ subprocess.run([args.mpiexec, "-np", "2", "-x", "LD_PRELOAD=" + args.preload, "-
                 args.mpi_io, os.path.join(work, "mpidata")], env=env, check=True, timeout=120, capture_output=True)
 paths = recorded(prov)
 check(os.path.join(work, "mpidata", "rank0.dat") in paths, f"the MPI job's data is recorded: {sorted(paths)}")
-runtime = [p for p in paths if any(c.startswith(("ompi.", "prte.", "pmix")) for c in p.split("/"))
+runtime = [p for p in paths if any(c.startswith(("ompi.", "prte.", "prterun.", "pmix")) for c in p.split("/"))
            or ".locktest" in p or p.startswith("/dev/")]
 check(not runtime, f"no MPI runtime file: {runtime}")
 print("recorded in the MPI job:", sorted(paths))

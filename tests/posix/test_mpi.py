@@ -17,7 +17,8 @@ prov = os.path.join(work, "prov")
 data = os.path.join(work, "data")
 os.mkdir(data)
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1")
+           OMPI_MCA_rmaps_base_oversubscribe="1",
+           PRTE_MCA_rmaps_default_mapping_policy=":oversubscribe")
 subprocess.run([mpiexec, "-np", str(np), "-x", "LD_PRELOAD=" + preload, "-x", "PROVIO_DIR=" + prov,
                 binary, data], env=env, check=True, timeout=120)
 

@@ -26,7 +26,8 @@ PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
 PROVIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
 MEASURES = [PROVIO["count"], PROVIO.bytes, PROVIO.elapsed, PROV.startedAtTime, PROV.endedAtTime]
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+           "OMPI_MCA_rmaps_base_oversubscribe": "1",
+           "PRTE_MCA_rmaps_default_mapping_policy": ":oversubscribe"}
 
 ARGS = None
 

@@ -20,7 +20,8 @@ import cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+           "OMPI_MCA_rmaps_base_oversubscribe": "1",
+           "PRTE_MCA_rmaps_default_mapping_policy": ":oversubscribe"}
 ARGS = None
 
 

@@ -1,11 +1,14 @@
 // Locating provio's parts (layout.h). The PROVIO_* macros come from CMakeLists.txt: the install
-// layout relative to the bin directory, and the build tree's absolute paths.
+// layout relative to the bin directory, the build tree's absolute paths, and the HDF5 flavours
+// the plugin was built for (empty with one).
 #include "layout.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <filesystem>
+#include <string_view>
 
 namespace provio::run {
 
@@ -34,6 +37,20 @@ Layout find_layout() {
     l.prov_viz = PROVIO_BUILD_PROV_VIZ;
   }
   return l;
+}
+
+std::string plugin_path(const Layout& l, bool mpi_launch) {
+  std::string_view flavours =
+      mpi_launch ? PROVIO_PLUGIN_FLAVOURS_MPI_FIRST : PROVIO_PLUGIN_FLAVOURS_SERIAL_FIRST;
+  if (flavours.empty()) return l.plugin_dir;
+  std::string out;
+  for (std::size_t pos = 0; pos <= flavours.size();) {
+    std::size_t end = std::min(flavours.find(':', pos), flavours.size());
+    if (!out.empty()) out += ':';
+    out += l.plugin_dir + "/" + std::string(flavours.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
 }
 
 }  // namespace provio::run

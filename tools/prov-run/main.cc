@@ -348,7 +348,8 @@ int main(int argc, char** argv) {
   Options o;
   if (int rc = parse_args(argc, argv, o); rc >= 0) return rc;
   provio::run::Layout layout = provio::run::find_layout();
-  o.job.plugin_dir = layout.plugin_dir;
+  // --print-env serves batch scripts, which start their ranks with a launcher afterwards.
+  o.job.plugin_dir = provio::run::plugin_path(layout, true);
   o.job.preload = layout.preload;
   o.job.hdf5_plugin_dir = PROVIO_HDF5_DEFAULT_PLUGINDIR;
   auto lookup = [](const char* name) { return static_cast<const char*>(std::getenv(name)); };
@@ -368,6 +369,7 @@ int main(int argc, char** argv) {
   provio::run::Launcher launcher;
   if (o.launcher.empty() || !provio::run::parse_launcher(o.launcher, launcher))
     launcher = provio::run::detect_launcher(o.command);
+  o.job.plugin_dir = provio::run::plugin_path(layout, launcher != provio::run::Launcher::kPlain);
   provio::run::Launch launch =
       provio::run::forward(o.command, launcher, provio::run::job_environment(o.job, lookup));
   if (o.dry_run) {
