@@ -71,22 +71,21 @@ Tables tables_of(const ElfW(Dyn) * dyn, ElfW(Addr) base) {
 }
 
 void store_slot(void** slot, const dl_phdr_info* info) {
-  bool relro = false;
+  auto page_size = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  auto at = reinterpret_cast<std::uintptr_t>(slot);
+  // The loader makes the RELRO region read-only up to its last whole page; a slot in the partial
+  // page after it stays writable, and that page holds other data that must stay writable.
+  bool read_only = false;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     std::uintptr_t from = info->dlpi_addr + ph.p_vaddr;
-    auto at = reinterpret_cast<std::uintptr_t>(slot);
-    if (ph.p_type == PT_GNU_RELRO && at >= from && at < from + ph.p_memsz) relro = true;
+    std::uintptr_t to = (from + ph.p_memsz) & ~(page_size - 1);
+    if (ph.p_type == PT_GNU_RELRO && at >= from && at < to) read_only = true;
   }
-  if (!relro) {
-    *slot = reinterpret_cast<void*>(&exit_hook);
-    return;
-  }
-  auto page_size = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  void* page = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(slot) & ~(page_size - 1));
-  if (mprotect(page, page_size, PROT_READ | PROT_WRITE) != 0) return;
+  void* page = reinterpret_cast<void*>(at & ~(page_size - 1));
+  if (read_only && mprotect(page, page_size, PROT_READ | PROT_WRITE) != 0) return;
   *slot = reinterpret_cast<void*>(&exit_hook);
-  mprotect(page, page_size, PROT_READ);
+  if (read_only) mprotect(page, page_size, PROT_READ);
 }
 
 int hook_object(dl_phdr_info* info, std::size_t, void* self) {
