@@ -44,6 +44,9 @@ packages=(
   nettle-dev  # SHA-256 of IRIs too long for a SPARQL server (tools/graph/long_iri.h)
   # the second SPARQL server of the store-server tests: Oxigraph's engine under node (below)
   nodejs
+  # the container test (tests/container/podman_test.sh): podman, and runc, which runs where crun
+  # refuses a hybrid cgroup setup
+  podman runc
 )
 missing=()
 for p in "${packages[@]}"; do

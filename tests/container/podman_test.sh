@@ -6,22 +6,33 @@
 # written from inside the container, is merged outside and must hold the program (the container's
 # python3), the file, its group, dataset and attribute, and their writes and reads.
 #
-#   podman_test.sh ROOT_TARBALL ROOT_BUILD_DIR PROV_MERGE WORK
+#   podman_test.sh ROOT PROV_MERGE WORK
 #
-# ROOT_BUILD_DIR is a provio build made inside that root (its plugins/serial: h5py is serial).
+# ROOT is a root of scripts/roots.sh (trixie): its cached tarball is the image, and the provio
+# build made inside it by scripts/distro-test.sh (/root/build in the root) is what is mounted in.
+# Exits 77 (skipped) when that build does not exist yet.
 set -euo pipefail
-tarball=$1 build=$(realpath "$2") merge=$3 work=$4
+root=$1 merge=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
+roots=$here/../../scripts/roots.sh
 fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v podman >/dev/null || fail "podman is not installed (scripts/setup.sh installs it)"
-[ -f "$tarball" ] || fail "no root tarball $tarball (scripts/roots.sh make trixie)"
-plugins=$build/plugins/serial
+in_root=/root/build  # where the build is inside the root, and so inside the container
+build=$("$roots" path "$root")$in_root
+if [ ! -f "$build/src/posix/libprovio_posix.so" ]; then
+  echo "skipped: no provio build in the $root root yet ($build; scripts/distro-test.sh $root makes it)"
+  exit 77
+fi
+tarball=$("$roots" make "$root")
+plugins=$build/plugins/serial  # h5py is Debian's serial flavour outside MPI
 [ -d "$plugins" ] || plugins=$build/plugins
-[ -f "$build/src/posix/libprovio_posix.so" ] || fail "no preload library in $build"
 
 # One image per tarball version: re-imported when the root is remade.
 tag=provio-root:$(stat -c %Y-%s "$tarball")
 if ! podman image exists "$tag"; then
+  for old in $(podman images --format '{{.Repository}}:{{.Tag}}' | grep '/provio-root:' || true); do
+    podman rmi "$old" >/dev/null
+  done
   podman import --quiet "$tarball" "$tag" >/dev/null
 fi
 
@@ -29,12 +40,19 @@ rm -rf "$work"
 mkdir -p "$work"
 cp "$here/h5py_rw.py" "$work/"
 # The work directory is mounted at its own path, so that files have the same IRIs inside and
-# outside (docs/hpc-centres.md); provio's build is mounted read-only where the image has nothing.
-podman run --rm --network=none --hostname=provio-container \
-  -v "$work:$work" -w "$work" -v "$build:/opt/provio:ro" \
-  -e HDF5_PLUGIN_PATH="/opt/provio/${plugins#"$build"/}" \
+# outside (docs/hpc-centres.md); provio's build is mounted read-only at the path it was built at
+# (its libraries find each other there).
+# runc rather than crun where both are installed: crun refuses a host whose cgroup v2 hierarchy has
+# controllers while v1 is mounted too (a hybrid setup, as on this project's CI VM). Limits are set
+# explicitly because podman's defaults (nofile 1048576) may exceed what the host lets it raise.
+runtime=()
+command -v runc >/dev/null && runtime=(--runtime runc)
+podman "${runtime[@]}" run --rm --network=none --hostname=provio-container \
+  --ulimit nofile=1024:1024 --ulimit nproc=4096:4096 \
+  -v "$work:$work" -w "$work" -v "$build:$in_root:ro" \
+  -e HDF5_PLUGIN_PATH="$in_root/${plugins#"$build"/}" \
   -e HDF5_VOL_CONNECTOR="provio under_vol=0;under_info={}" \
-  -e LD_PRELOAD=/opt/provio/src/posix/libprovio_posix.so \
+  -e LD_PRELOAD=$in_root/src/posix/libprovio_posix.so \
   -e PROVIO_DIR="$work/prov" \
   "$tag" /usr/bin/python3 "$work/h5py_rw.py" "$work/out.h5" || fail "the program failed in the container"
 
