@@ -73,6 +73,8 @@ def main():
                 state = torch.load(a.load, weights_only=True)  # the load prov-query checks
                 model.load_state_dict(state["model"])
                 opt.load_state_dict(state["optimizer"])
+                for group in opt.param_groups:  # this run's learning rate, as Megatron's scheduler sets it
+                    group["lr"] = hp["lr"]
                 first = state["iteration"] + 1
                 if state["config"] != hp:
                     changed = sorted(k for k in hp if state["config"].get(k) != hp[k])

@@ -72,8 +72,8 @@ def ml(scratch, build, source, env):
 
 def topreco(scratch, build, source, env):
     example = os.path.join(source, "examples", "top_reco")
-    sh(f"prov-run -q -- /usr/bin/python3 {example}/events.py events.h5 >/dev/null", scratch, env)
-    sh(f"prov-run -q -- /usr/bin/python3 {example}/train.py events.h5 --out run >/dev/null", scratch, env)
+    sh(f"prov-run -q --no-posix -- /usr/bin/python3 {example}/events.py events.h5 >/dev/null", scratch, env)
+    sh(f"prov-run -q --no-posix -- /usr/bin/python3 {example}/train.py events.h5 --out run >/dev/null", scratch, env)
 
 
 def megatron(scratch, build, source, env):
