@@ -24,18 +24,18 @@ namespace {
 
 std::atomic<bool> g_wrapped{false};
 
+#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__)
+constexpr std::uint32_t kJumpSlot = R_X86_64_JUMP_SLOT, kGlobDat = R_X86_64_GLOB_DAT;
+#else
+constexpr std::uint32_t kJumpSlot = R_AARCH64_JUMP_SLOT, kGlobDat = R_AARCH64_GLOB_DAT;
+#endif
+
 [[noreturn]] void exit_hook(int status) {
   flush_before_end();
   ::_exit(status);  // libprovio's own slot, which is never rewritten
 }
 
-#if defined(__x86_64__)
-constexpr std::uint32_t kJumpSlot = R_X86_64_JUMP_SLOT, kGlobDat = R_X86_64_GLOB_DAT;
-#elif defined(__aarch64__)
-constexpr std::uint32_t kJumpSlot = R_AARCH64_JUMP_SLOT, kGlobDat = R_AARCH64_GLOB_DAT;
-#endif
-
-#if defined(__x86_64__) || defined(__aarch64__)
 struct Tables {
   const ElfW(Sym) * symbols = nullptr;
   const char* names = nullptr;
