@@ -25,4 +25,16 @@ for root in "${roots[@]}"; do
     status=1
   fi
 done
+# A traced program in a podman container made from the trixie root (tests/container), once
+# provio is built in that root; prov-merge runs outside, from this machine's build.
+if [[ " ${roots[*]} " == *" trixie "* ]]; then
+  started=$SECONDS
+  if tests/container/podman_test.sh trixie "${PROVIO_BUILD_DIR:-build}/tools/prov-merge/prov-merge" \
+       "${TMPDIR:-/tmp}/provio-container-test"; then
+    echo "container: ok ($((SECONDS - started)) s)"
+  else
+    echo "container: FAILED"
+    status=1
+  fi
+fi
 exit "$status"

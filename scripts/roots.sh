@@ -6,6 +6,7 @@
 #   scripts/roots.sh run ROOT CMD...     run CMD (bash -c) inside ROOT, as root
 #   scripts/roots.sh shell ROOT          an interactive shell inside ROOT
 #   scripts/roots.sh fresh ROOT          forget this tree's extracted copy of ROOT
+#   scripts/roots.sh path ROOT           print where this tree's copy of ROOT is (or would be)
 #
 # ROOT is trixie or sid. A root is made once with mmdebstrap from the mirror apt already uses and
 # cached as $PROVIO_CACHE/roots/ROOT.tar.zst (default ~/.cache/provio); delete that file to remake
@@ -19,7 +20,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PROVIO_CACHE:-$HOME/.cache/provio}/roots
 work=${PROVIO_ROOTS_WORK:-/var/tmp/provio-roots}
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
 log() { echo "roots: $*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -108,5 +109,6 @@ case "$cmd" in
   run) [ $# -ge 1 ] || usage; run_in "$name" "$*" ;;
   shell) run_in "$name" "exec bash -i" ;;
   fresh) as_root rm -rf "$(root_dir_of "$name")" ;;
+  path) root_dir_of "$name" ;;
   *) usage ;;
 esac

@@ -45,6 +45,9 @@ packages=(
   # prov-query's SPARQL engine and the second SPARQL server of the store-server tests:
   # Oxigraph's engine under node (below)
   nodejs
+  # the container test (tests/container/podman_test.sh): podman, and runc, which runs where crun
+  # refuses a hybrid cgroup setup
+  podman runc
 )
 missing=()
 for p in "${packages[@]}"; do

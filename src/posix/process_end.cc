@@ -11,18 +11,15 @@
 
 #include <signal.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdint>
+#include <cstddef>
 
-#include "model/config.h"
 #include "model/errno_saver.h"
-#include "model/identity.h"
 #include "posix/versions.h"
 #include "posix/wrapper.h"
-#include "store/recorder.h"
+#include "store/process_end.h"
 
 #define PROVIO_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -56,51 +53,12 @@ bool is_default(const struct sigaction& a) {
   return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == SIG_DFL;
 }
 
-// Whether this thread runs a crash handler: SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT is blocked,
-// as it is while its handler runs (MPI libraries and runtimes print a backtrace and _exit there).
-// The heap may be what broke, and formatting a flush allocates: it could hang in malloc.
-bool in_crash_handler() {
-  sigset_t blocked;
-  if (pthread_sigmask(SIG_BLOCK, nullptr, &blocked) != 0) return false;
-  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
-    if (sigismember(&blocked, sig) == 1) return true;
-  }
-  return false;
-}
-
-// A flush that cannot finish must not keep the process from ending: a handler that interrupted
-// malloc (its lock held by the frame below) and then flushes, which allocates, would wait for ever.
-// A kernel timer ends the process with SIGKILL if it is still there PROVIO_EXIT_TIMEOUT seconds
-// later. Raw syscalls: timer_create and timer_settime are not async-signal-safe in glibc's spelling.
-void arm_end_deadline() {
-  std::uint64_t ns = model::config().exit_timeout_ns;
-  if (ns == 0) return;
-  struct sigevent ev = {};
-  ev.sigev_notify = SIGEV_SIGNAL;
-  ev.sigev_signo = SIGKILL;
-  int id = -1;  // the kernel's timer id (glibc's timer_t wraps it)
-  if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &ev, &id) != 0) return;
-  struct itimerspec when = {};
-  when.it_value.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
-  when.it_value.tv_nsec = static_cast<long>(ns % 1'000'000'000);
-  syscall(SYS_timer_settime, id, 0, &when, nullptr);
-}
-
-// Flushes everything with the program's end time, unless this is a child that shares our memory
-// without being a fork child (a raw vfork or clone: another pid), whose buffers are its parent's,
-// or a crash handler (then what was flushed before is kept, as after SIGKILL).
+// The last flush, unless this thread is inside provio (a signal that interrupted a record may have
+// left a lock the flush needs held) or recording is off.
 void flush_before_end() {
-  if (tls_inside || !active() || in_crash_handler()) return;
+  if (tls_inside || !active()) return;
   Inside inside;
-  model::ErrnoSaver saved;
-  try {
-    if (getpid() != model::identity().pid) return;
-    arm_end_deadline();
-    end_write_runs();  // this thread's held closes name their versions (posix/versions.h)
-    store::flush_at_process_end();
-  } catch (...) {
-    // out of memory while formatting: the process ends anyway
-  }
+  store::flush_before_end(end_write_runs);  // held closes name their versions (posix/versions.h)
 }
 
 void on_end_signal(int sig) {

@@ -12,6 +12,7 @@
 #include "posix/paths.h"
 #include "posix/process_end.h"
 #include "posix/versions.h"
+#include "store/exit_hook.h"
 #include "store/recorder.h"
 
 namespace provio::posix {
@@ -53,6 +54,7 @@ void after_fork_child() {
 __attribute__((constructor)) void start() {
   Inside inside;
   model::ErrnoSaver saved;
+  store::note_exit_wrapped();  // process_end.cc wraps _exit: the connector needs no hook of its own
   bool on = store::enabled();
   // Read the identity now, while the process is single-threaded and not in a vfork child: the
   // exec wrappers need it, a fork child can only be told apart from its parent if the parent had

@@ -15,6 +15,8 @@
 
 #include <cstring>
 
+#include "store/exit_hook.h"
+#include "store/recorder.h"
 #include "vol/apis.h"
 #include "vol/callbacks.h"
 #include "vol/forward.h"
@@ -50,6 +52,7 @@ herr_t get_cap_flags(const void* p, uint64_t* flags) {
 herr_t initialize(hid_t) {
   model::clock::start_tick_clock();  // once per process, shared with the preload shim
   init_native_lookups();
+  if (store::enabled()) store::hook_exit();  // flush at _exit without the preload library
   return 0;
 }
 herr_t terminate() {

@@ -30,6 +30,13 @@ def arguments(extra=()):
     return a
 
 
+def plugin_path(plugins):
+    """The installed plugin directory, or with several HDF5 flavours every flavour's directory in
+    it: a plugin refuses an HDF5 it was not built for, and HDF5 then tries the next one."""
+    flavours = sorted(d for d in os.listdir(plugins) if os.path.isdir(os.path.join(plugins, d)))
+    return ":".join(os.path.join(plugins, d) for d in flavours) or plugins
+
+
 class Installed:
     def __init__(self, a):
         self.a = a
@@ -42,7 +49,7 @@ class Installed:
         env = dict(os.environ)
         env.update(PROVIO_DIR=provio_dir, PYTHONPATH=os.path.join(a.prefix, a.pydir),
                    LD_PRELOAD=os.path.join(a.prefix, a.libdir, "libprovio_posix.so"),
-                   HDF5_PLUGIN_PATH=os.path.join(a.prefix, a.plugin_dir),
+                   HDF5_PLUGIN_PATH=plugin_path(os.path.join(a.prefix, a.plugin_dir)),
                    HDF5_VOL_CONNECTOR="provio under_vol=0;under_info={}")
         return env
 
