@@ -2,7 +2,7 @@
 """Updates of a prov-merge store that must not lose a job (docs/reliability.md, "Stores and outputs
 survive concurrent and killed merges"): concurrent merges into one store, a merge killed at the
 rename that puts the new store in place (by a preload library that sends SIGKILL exactly there),
-the temporaries killed merges leave, and reloading an unchanged job.
+the temporaries killed merges leave, and merging an unchanged job again.
 
   store_update_test.py CASE --merge PROV_MERGE --query PROV_QUERY --record RECORD_EVENTS
                        --kill-at-rename KILL_AT_RENAME.so --work DIR
@@ -136,6 +136,22 @@ def case_dead_temporaries():
     check(len(leftovers(d, "store")) == 1, f"the killed store merge left no temporary: {leftovers(d, 'store')}")
     run([ARGS.merge, raw, "--store", store, "-o", "/dev/null", "-q"], expect=0)
     check(leftovers(d, "store") == [], f"left beside the store: {leftovers(d, 'store')}")
+
+
+def case_reload():
+    """Defect 14: merging a job again into the store (or with the graph merged from it) changes
+    nothing and says nothing about "several values": the raw first flush of an activity is
+    already in the merged activity's measures."""
+    d = work("reload")
+    raw = os.path.join(d, "job")
+    run([ARGS.record, "--threads", 2, "--events", 3, "--flushes", 2, "--write", os.path.join(d, "data.h5")],
+        env={"PROVIO_DIR": raw}, expect=0)
+    store, first, again, both = (os.path.join(d, n) for n in ("store", "first.nt", "again.nt", "both.nt"))
+    run([ARGS.merge, raw, "--store", store, "-o", first], expect=0)
+    for inputs, out in (([raw, "--store", store], again), ([raw, first], both)):
+        p = run([ARGS.merge, *inputs, "-o", out], expect=0)
+        check("several values" not in p.stderr, f"prov-merge {' '.join(inputs)}: {p.stderr}")
+        check(open(out).read() == open(first).read(), f"merging the job again changed the graph ({out})")
 
 
 def main():

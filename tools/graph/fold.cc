@@ -99,8 +99,34 @@ std::string u64_term(std::uint64_t v) {
   return typed_literal(std::to_string(v), "unsignedLong");
 }
 
+// An activity's own measures in a raw file are its first flush (later flushes are its parts). A
+// merged graph's activity with provio:lastPart has that flush folded in already: merged again with
+// the raw files it came from (a reload of an unchanged job, a store and its job's directory), the
+// raw first flush is the same flush counted twice, not a second value. It is dropped while it is
+// still recognisable by its raw form (bare numbers, provio:start and provio:span offsets).
+void drop_folded_first_flushes(Graph& graph) {
+  TermId last_part = graph.terms.find(kMeasureIri[kLastPart]);
+  if (last_part == kNoTerm) return;
+  std::unordered_set<TermId> raw_form;  // the predicates a raw flush's measures are written with
+  for (const char* name : {"count", "bytes", "elapsed", "start", "span"}) {
+    TermId p = graph.terms.find(term(kProvio, name));
+    if (p != kNoTerm) raw_form.insert(p);
+  }
+  const std::string integer = std::string(kXsd) + "integer", decimal = std::string(kXsd) + "decimal";
+  auto is_raw = [&](const Triple& t) {
+    if (!raw_form.count(t.p)) return false;
+    auto lit = parse_literal(graph.terms[t.o]);
+    return lit && (lit->datatype == integer || lit->datatype == decimal);
+  };
+  std::unordered_set<TermId> folded;
+  for (const Triple& t : graph.triples())
+    if (t.p == last_part) folded.insert(t.s);
+  if (!folded.empty()) graph.filter([&](const Triple& t) { return !(folded.count(t.s) && is_raw(t)); });
+}
+
 FoldResult fold_parts(Graph& graph) {
   FoldResult result;
+  drop_folded_first_flushes(graph);
   // First what raw files leave out: measures must be in their merged datatypes before parts and
   // measures of merged graphs are compared.
   complete(graph);
