@@ -55,15 +55,15 @@ StoreLock::~StoreLock() {
 
 Status StoreLock::acquire(const std::string& dir, const std::function<void()>& on_wait) {
   std::string path = dir + ".lock";
-  // A lock file another user could have planted could be held by them for ever.
-  if (tools::Trust t = tools::path_trust(path); !t.ok)
-    return Status::error(path + ": refused as the store's lock: " + t.why);
   fd_ = ::open(path.c_str(), O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
                umasked(store::own_modes().file));
   if (fd_ < 0) return Status::error(path + ": cannot open the store's lock: " + std::strerror(errno));
   struct stat st;
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))
     return Status::error(path + ": the store's lock is not a regular file");
+  // Judged once it exists: a lock file another user could have planted, they could hold for ever.
+  if (tools::Trust t = tools::path_trust(path); !t.ok)
+    return Status::error(path + ": refused as the store's lock: " + t.why);
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) return Status::error(path + ": cannot lock: " + std::strerror(errno));
     if (on_wait) on_wait();

@@ -34,8 +34,9 @@ void judge(const std::string& path, const struct stat& st, const std::string& op
   }
 }
 
-// Walks the components of `path` (made absolute) from the root; stops at the first that is
-// missing (opening it reports that).
+// Walks the components of `path` (made absolute) from the root as named; stops after the first
+// symbolic link (path_trust judges where it leads) and at the first missing component (opening
+// it reports that).
 Trust walk(const std::string& path) {
   Trust t;
   std::string abs = path;
@@ -45,14 +46,15 @@ Trust walk(const std::string& path) {
     abs = std::string(cwd) + "/" + path;
   }
   std::string open_dir;
+  struct stat st;
+  if (::lstat("/", &st) == 0 && (st.st_mode & S_IWOTH)) open_dir = "/";
   for (std::size_t i = 1; i <= abs.size(); ++i) {
     if (i < abs.size() && abs[i] != '/') continue;
     std::string partial = abs.substr(0, i);
-    if (partial.size() > 1 && partial.back() == '/') continue;  // "//"
-    struct stat st;
+    if (partial.back() == '/') continue;  // "//"
     if (::lstat(partial.c_str(), &st) != 0) break;
     judge(partial, st, open_dir, t);
-    if (!t.ok) return t;
+    if (!t.ok || S_ISLNK(st.st_mode)) return t;
     if (open_dir.empty() && S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH)) open_dir = partial;
   }
   t.open_dir = open_dir;

@@ -22,7 +22,8 @@ struct Trust {
   std::string why;  // when !ok: "/tmp/x is owned by uid 65534 (nobody), below /tmp, …"
 };
 
-// Judges every component of `path` as named (links not followed), then of its canonical form.
+// Judges the components of `path` as named up to its first symbolic link (the link's own owner
+// included), then every component of its canonical form: where its links lead.
 Trust path_trust(const std::string& path);
 // Judges `path`, an entry of a directory already judged `parent`; `st` is its lstat.
 Trust entry_trust(const std::string& path, const struct stat& st, const Trust& parent);

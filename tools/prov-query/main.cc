@@ -270,8 +270,8 @@ int load(const Args& a, std::size_t nargs, pq::QueryGraph& g) {
   progress.step("loading");
   pq::Status s;
   if (a.flag("--endpoint")) {
-    if (!a.inputs.empty() || a.positional.size() > nargs)
-      return usage_error("--endpoint excludes other inputs");
+    if (!a.inputs.empty() || a.positional.size() > nargs || a.flag(provio::tools::kTrustInputs))
+      return usage_error("--endpoint excludes other inputs and --trust-inputs");
     s = g.open_endpoint(a.get("--endpoint"), {a.get("--credentials"), a.get("--ca-file")});
   } else {
     std::vector<std::string> in = inputs_of(a, nargs);

@@ -122,7 +122,8 @@ int parse(int argc, char** argv, Args& a) {
 int load(const Args& a, std::size_t nargs, provio::query::QueryGraph& g) {
   std::vector<std::string> in = a.inputs;
   for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
-  if (!a.endpoint.empty() && !in.empty()) return usage_error("--endpoint excludes other inputs");
+  if (!a.endpoint.empty() && (!in.empty() || a.trust_inputs))
+    return usage_error("--endpoint excludes other inputs and --trust-inputs");
   provio::tools::OtherOwners other_owners = provio::tools::OtherOwners::kRefuse;
   if (a.endpoint.empty() && !provio::tools::choose_inputs(in, a.trust_inputs, other_owners))
     return usage_error("--trust-inputs applies to inputs named on the command line");
