@@ -99,9 +99,9 @@ Status put_in_place(const std::string& tmp, const std::string& dir) {
     return Status::success();
   int err = errno;
   struct stat st;
-  bool had = ::lstat(dir.c_str(), &st) == 0;
-  if (err == ENOENT && !had) err = ::rename(tmp.c_str(), dir.c_str()) == 0 ? 0 : errno;
-  if (err == EINVAL || err == ENOSYS || err == EOPNOTSUPP) {
+  if (::lstat(dir.c_str(), &st) != 0) {
+    err = ::rename(tmp.c_str(), dir.c_str()) == 0 ? 0 : errno;  // the first store: nothing to swap
+  } else if (err == EINVAL || err == ENOSYS || err == EOPNOTSUPP) {
     std::string old = moved_aside_name(dir);
     err = 0;
     if (::rename(dir.c_str(), old.c_str()) != 0 || ::rename(tmp.c_str(), dir.c_str()) != 0 ||
