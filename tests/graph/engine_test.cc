@@ -331,6 +331,26 @@ TEST(MergeFold, ExistingMeasuresAreOneMorePartAndLastPartMakesItIdempotent) {
   EXPECT_EQ(ntriples(g), once);
 }
 
+TEST(MergeFold, RawFirstFlushOfAFoldedActivityIsNotASecondValue) {
+  // A merged activity (lastPart 2: its first flush and part 2) merged again with its raw file,
+  // which states the first flush on the activity in raw form (bare numbers, start/span offsets).
+  Graph g;
+  const std::string a = "<urn:trace/r1>";
+  const std::string integer = "^^<http://www.w3.org/2001/XMLSchema#integer>";
+  g.add(a, P("count"), U(6));
+  g.add(a, P("bytes"), U(60));
+  g.add(a, P("lastPart"), U(2));
+  g.add(a, P("count"), "\"3\"" + integer);
+  g.add(a, P("bytes"), "\"30\"" + integer);
+  g.add(a, P("start"), "\"100\"" + integer);
+  g.add(a, P("span"), "\"5\"" + integer);
+  part(g, a, 2, 3, "0.000000001", "2026-01-01T00:00:02.000000Z", "2026-01-01T00:00:03.000000Z");
+  FoldResult r = fold(g);
+  EXPECT_EQ(value(g, a, P("count")), U(6));
+  EXPECT_EQ(value(g, a, P("bytes")), U(60));
+  EXPECT_TRUE(r.messages.empty()) << r.messages.front();
+}
+
 TEST(MergeFold, OverlappingSnapshotsKeepTheLatestAndBadValuesAreKept) {
   Graph g;
   const std::string a = "<urn:trace/c1>";

@@ -31,6 +31,7 @@ def case_load():
     before = {os.path.basename(j): server_graph(os.path.basename(j)) for j in jobs}
     r = into(os.path.join(work, "prov"))
     check(r.stderr.count("unchanged") == 3, f"loading the same jobs again changes nothing: {r.stderr}")
+    check("several values" not in r.stderr, f"loading the same jobs again reports nothing: {r.stderr}")
     check(all(server_graph(n) == g for n, g in before.items()), "graphs identical after the reload")
 
     # Incremental fold: a snapshot of job3 cut after each file's second flush, then the full files.

@@ -23,4 +23,11 @@ std::vector<std::string> default_inputs() {
   return {model::kOutputDirName};
 }
 
+bool choose_inputs(std::vector<std::string>& inputs, bool trust_named, OtherOwners& other_owners) {
+  other_owners = trust_named ? OtherOwners::kWarn : OtherOwners::kRefuse;
+  if (!inputs.empty()) return true;
+  inputs = default_inputs();
+  return !trust_named;
+}
+
 }  // namespace provio::tools

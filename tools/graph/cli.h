@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/trust.h"
+
 namespace provio::tools {
 
 // Exit codes shared by prov-merge, prov-query and prov-viz (prov-run passes on its job's).
@@ -29,5 +31,14 @@ inline constexpr const char* kRunStore = "provio.db";
 // Inputs of a reader given none: $PROVIO_DIR when set; else ./provio.db when it holds a
 // prov-merge store (what prov-run leaves); else ./provio (the core's default directory).
 std::vector<std::string> default_inputs();
+
+// The inputs of a reader and what to do with one another user could have planted (trust.h):
+// `inputs` as named, or default_inputs() when none is. Named inputs are read with a warning when
+// the user said --trust-inputs (`trust_named`); default ones are always refused. False when
+// --trust-inputs was given without a named input (nothing given is ignored).
+bool choose_inputs(std::vector<std::string>& inputs, bool trust_named, OtherOwners& other_owners);
+
+// The option that lets named inputs of other users through, for each reader's option table.
+inline constexpr const char* kTrustInputs = "--trust-inputs";
 
 }  // namespace provio::tools

@@ -99,8 +99,25 @@ std::string u64_term(std::uint64_t v) {
   return typed_literal(std::to_string(v), "unsignedLong");
 }
 
+// Activities holding a raw first flush: in a raw file an activity's own measures are its first
+// flush (later flushes are its parts), written with offsets (provio:start, provio:span) that only
+// raw files have and complete() replaces. Beside a merged graph's measures of the same activity
+// (provio:lastPart: that flush is folded in already), they are the same flush seen twice (a job
+// merged again with its graph or store, or reloaded into a server), not overlapping snapshots.
+std::unordered_set<TermId> raw_first_flushes(const Graph& graph) {
+  std::unordered_set<TermId> out;
+  TermId start = graph.terms.find(term(kProvio, "start")), span = graph.terms.find(term(kProvio, "span"));
+  // Without a merged graph among the inputs (no provio:lastPart) there is nothing to tell apart.
+  if ((start == kNoTerm && span == kNoTerm) || graph.terms.find(kMeasureIri[kLastPart]) == kNoTerm)
+    return out;
+  for (const Triple& t : graph.triples())
+    if (t.p == start || t.p == span) out.insert(t.s);
+  return out;
+}
+
 FoldResult fold_parts(Graph& graph) {
   FoldResult result;
+  std::unordered_set<TermId> first_flushes = raw_first_flushes(graph);
   // First what raw files leave out: measures must be in their merged datatypes before parts and
   // measures of merged graphs are compared.
   complete(graph);
@@ -148,6 +165,8 @@ FoldResult fold_parts(Graph& graph) {
     if (part_of.count(act)) continue;
     bool conflict = false;
     for (int m = 0; m < kMeasures; ++m) conflict |= own.seen[m] > 1;
+    // Its raw first flush beside its merged measures: the largest values are the merged ones.
+    if (own.has[kLastPart] && first_flushes.count(act)) conflict = false;
     auto pit = parts.find(act);
     if (pit == parts.end()) {
       if (conflict) {

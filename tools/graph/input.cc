@@ -35,10 +35,24 @@ bool has_suffix(const std::string& s, const char* suffix) {
 // reported instead of read twice or for ever.
 class Walker {
  public:
-  Walker(ReadResult& result, bool other_files_are_damage)
-      : result_(result), other_files_are_damage_(other_files_are_damage) {}
+  Walker(ReadResult& result, bool other_files_are_damage, tools::OtherOwners other_owners)
+      : result_(result), other_files_are_damage_(other_files_are_damage), other_owners_(other_owners) {}
 
-  void directory(const std::string& dir, const struct stat& st, std::vector<std::string>& found) {
+  // Whether `path`, judged `trust`, may be read; reports it when not, or when read with a warning.
+  bool trusted(const std::string& path, const tools::Trust& trust) {
+    if (trust.ok) return true;
+    if (other_owners_ == tools::OtherOwners::kWarn) {
+      result_.messages.push_back(path +
+                                 ": warning: read although another user could have planted it: " + trust.why);
+      return true;
+    }
+    damaged(path, "refused: another user could have planted it: " + trust.why +
+                      " (name it with --trust-inputs to read it anyway)");
+    return false;
+  }
+
+  void directory(const std::string& dir, const struct stat& st, const tools::Trust& trust,
+                 std::vector<std::string>& found) {
     if (!seen_.insert({st.st_dev, st.st_ino}).second) {
       result_.messages.push_back(dir +
                                  ": skipped: directory already read (symbolic link loop or second link)");
@@ -56,15 +70,19 @@ class Walker {
     ::closedir(d);
     std::sort(names.begin(), names.end());
     std::string prefix = dir.back() == '/' ? dir : dir + "/";
-    for (const std::string& name : names) entry(prefix + name, found);
+    for (const std::string& name : names) entry(prefix + name, trust, found);
   }
 
  private:
-  void entry(const std::string& path, std::vector<std::string>& found) {
+  void entry(const std::string& path, const tools::Trust& parent, std::vector<std::string>& found) {
     struct stat st;
-    if (::stat(path.c_str(), &st) != 0)
+    if (::lstat(path.c_str(), &st) != 0)
       return damaged(path, std::string("cannot read: ") + std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) return directory(path, st, found);
+    tools::Trust trust = tools::entry_trust(path, st, parent);
+    if (!trusted(path, trust)) return;
+    if (S_ISLNK(st.st_mode) && ::stat(path.c_str(), &st) != 0)
+      return damaged(path, std::string("cannot read: ") + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) return directory(path, st, trust, found);
     if (!has_suffix(path, ".ttl") && !has_suffix(path, ".nt")) {
       if (other_files_are_damage_) damaged(path, "skipped: not a .ttl or .nt file");
       return;
@@ -81,6 +99,7 @@ class Walker {
 
   ReadResult& result_;
   bool other_files_are_damage_;
+  tools::OtherOwners other_owners_;
   std::set<std::pair<dev_t, ino_t>> seen_;
 };
 
@@ -107,14 +126,20 @@ int open_input(const std::string& path, std::string& error) {
 }
 
 std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result,
-                                     bool other_files_are_damage) {
+                                     bool other_files_are_damage, tools::OtherOwners other_owners) {
   std::vector<std::string> files;
-  Walker walker(result, other_files_are_damage);
+  Walker walker(result, other_files_are_damage, other_owners);
   for (const std::string& arg : args) {
+    if (arg == "-") {
+      files.push_back(arg);
+      continue;
+    }
+    tools::Trust trust = tools::path_trust(arg);
+    if (!walker.trusted(arg, trust)) continue;
     struct stat st;
-    if (arg != "-" && ::stat(arg.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (::stat(arg.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
       std::vector<std::string> found;
-      walker.directory(arg, st, found);
+      walker.directory(arg, st, trust, found);
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());
     } else {

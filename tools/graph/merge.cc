@@ -4,9 +4,9 @@
 namespace provio::rdf {
 
 MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph,
-                         bool other_files_are_damage) {
+                         bool other_files_are_damage, tools::OtherOwners other_owners) {
   MergeResult r;
-  std::vector<std::string> files = list_inputs(inputs, r.read, other_files_are_damage);
+  std::vector<std::string> files = list_inputs(inputs, r.read, other_files_are_damage, other_owners);
   read_files(files, jobs, graph, r.read);
   r.fold = fold(graph);
   r.messages = r.read.messages;

@@ -23,8 +23,8 @@ struct MergeResult {
 };
 
 // Lists, reads (jobs threads, 0: all cores) and folds `inputs` (directories, files) into `graph`.
-// `other_files_are_damage`: as list_inputs (reader.h).
+// `other_files_are_damage`, `other_owners`: as list_inputs (reader.h).
 MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph,
-                         bool other_files_are_damage);
+                         bool other_files_are_damage, tools::OtherOwners other_owners);
 
 }  // namespace provio::rdf

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "graph/temporary.h"
+
 namespace provio::rdf {
 namespace {
 
@@ -49,7 +51,9 @@ Status OutputFile::open(const std::string& path) {
   std::size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmp = dir + "." + base + ".tmp-XXXXXX";
+  // What a killed run left (temporary.h); then ours, named after this process.
+  remove_dead_temporaries(dir + "." + base);
+  std::string tmp = temporary_template(dir + "." + base);
   int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return fail(path, "cannot open for writing", errno);
   tmp_ = tmp;
@@ -61,11 +65,11 @@ Status OutputFile::open(const std::string& path) {
   return Status::success();
 }
 
-Status OutputFile::commit() {
+Status OutputFile::commit(mode_t mode) {
   if (!stream_) return Status::error(path_ + ": not open");
   bool ok = std::fflush(stream_) == 0 && !std::ferror(stream_);
   int err = errno;
-  if (ok && !tmp_.empty() && ::fchmod(::fileno(stream_), umasked(0666)) != 0) ok = false, err = errno;
+  if (ok && !tmp_.empty() && ::fchmod(::fileno(stream_), umasked(mode)) != 0) ok = false, err = errno;
   if (std::fclose(stream_) != 0 && ok) ok = false, err = errno;
   stream_ = nullptr;
   if (!ok) return fail(path_, "write error", err);
@@ -82,12 +86,12 @@ mode_t umasked(mode_t mode) {
   return mode & ~mask;
 }
 
-Status write_output_file(const std::string& path, std::string_view text) {
+Status write_output_file(const std::string& path, std::string_view text, mode_t mode) {
   OutputFile out;
   if (Status s = out.open(path); !s.ok) return s;
   if (!text.empty() && std::fwrite(text.data(), 1, text.size(), out.stream()) != text.size())
     return fail(path, "write error", errno);
-  return out.commit();
+  return out.commit(mode);
 }
 
 }  // namespace provio::rdf

@@ -28,9 +28,9 @@ class OutputFile {
   // Prepares to replace `path` (errors: "path: why").
   Status open(const std::string& path);
   std::FILE* stream() { return stream_; }
-  // Closes the stream and moves the new file into place (mode 0666 minus the umask, as a newly
-  // created file gets); if anything failed, the target is left alone.
-  Status commit();
+  // Closes the stream and moves the new file into place with `mode` minus the umask (by default
+  // 0666, as a newly created file gets); if anything failed, the target is left alone.
+  Status commit(mode_t mode = 0666);
 
  private:
   std::string path_, tmp_;
@@ -40,7 +40,7 @@ class OutputFile {
 // `mode` minus the process's umask: the mode a newly created file or directory gets.
 mode_t umasked(mode_t mode);
 
-// Writes `text` to `path` through an OutputFile.
-Status write_output_file(const std::string& path, std::string_view text);
+// Writes `text` to `path` through an OutputFile (`mode`: as commit's).
+Status write_output_file(const std::string& path, std::string_view text, mode_t mode = 0666);
 
 }  // namespace provio::rdf

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "graph/trust.h"
 
 namespace provio::rdf {
 
@@ -25,9 +26,12 @@ struct ReadResult {
 // files (in name order), following symlinked directories once (a loop is reported, not followed);
 // a file is taken as given. Entries that cannot be read, and anything but regular files, are
 // reported in `result` and counted as damaged; so are other files found in directories unless
-// `other_files_are_damage` is false (then they are left out silently). graph/input.cc.
+// `other_files_are_damage` is false (then they are left out silently). An input or entry another
+// user could have planted (graph/trust.h) is refused and counted as damaged, or with
+// OtherOwners::kWarn read after a warning naming it. graph/input.cc.
 std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result,
-                                     bool other_files_are_damage = true);
+                                     bool other_files_are_damage = true,
+                                     tools::OtherOwners other_owners = tools::OtherOwners::kRefuse);
 
 // Which parser a file gets: "fast" (provio raw files and N-Triples) or a raptor parser name.
 std::string parser_for(const std::string& path, const std::string& first_bytes);

@@ -1,17 +1,22 @@
 // The persistent store (see store.h).
 #include "graph/store.h"
 
+#include <fcntl.h>
 #include <redland.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
 #include "graph/output.h"
+#include "graph/store_lock.h"
+#include "graph/temporary.h"
 #include "graph/terms.h"
+#include "store/output_dir.h"
 
 namespace provio::rdf {
 namespace {
@@ -85,6 +90,28 @@ struct Redland {
   }
 };
 
+// Replaces `dir` (if any) by `tmp` in one step, so that a kill at any moment leaves a whole store
+// at `dir`; afterwards `tmp` holds the old store. A file system without RENAME_EXCHANGE gets two
+// renames: killed between them, the old store waits as DIR.old-PID for the next update to put it
+// back (store_lock.h).
+Status put_in_place(const std::string& tmp, const std::string& dir) {
+  if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) == 0)
+    return Status::success();
+  int err = errno;
+  struct stat st;
+  if (::lstat(dir.c_str(), &st) != 0) {
+    err = ::rename(tmp.c_str(), dir.c_str()) == 0 ? 0 : errno;  // the first store: nothing to swap
+  } else if (err == EINVAL || err == ENOSYS || err == EOPNOTSUPP) {
+    std::string old = moved_aside_name(dir);
+    err = 0;
+    if (::rename(dir.c_str(), old.c_str()) != 0 || ::rename(tmp.c_str(), dir.c_str()) != 0 ||
+        ::rename(old.c_str(), tmp.c_str()) != 0)
+      err = errno;
+  }
+  if (err) return Status::error(dir + ": cannot move the new store into place: " + std::strerror(err));
+  return Status::success();
+}
+
 }  // namespace
 
 Status load_store(const std::string& dir, Graph& graph, std::uint64_t* read) {
@@ -121,11 +148,26 @@ Status add_to_model(const Graph& graph, librdf_world* world, librdf_model* model
 }
 
 Status save_store(const std::string& dir, const Graph& graph) {
-  std::error_code ec;
-  // mkdtemp: a new directory of our own, whatever another user planted beside the store.
-  std::string tmp = dir + ".tmp-XXXXXX";
-  if (!::mkdtemp(tmp.data()) || ::chmod(tmp.c_str(), umasked(0777)) != 0)
+  struct stat st;
+  if (::lstat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    return Status::error(dir + ": not a directory (a store is one)");
+  // mkdtemp: a new directory of our own, whatever another user planted beside the store. The new
+  // store is built there and this scope removes it (after the swap: the old store) in any case.
+  std::string tmp = temporary_template(dir);
+  if (!::mkdtemp(tmp.data()))
     return Status::error(dir + ": cannot create a temporary directory beside it: " + std::strerror(errno));
+  struct Remove {
+    const std::string& path;
+    ~Remove() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } remove_tmp{tmp};
+  // The store holds what the raw files hold: it keeps their modes (0700/0600, or 0750/0640 with
+  // PROVIO_SHARE=group), not the umask's (Redland creates its files 0644).
+  store::OwnModes modes = store::own_modes();
+  if (::chmod(tmp.c_str(), umasked(modes.dir)) != 0)
+    return Status::error(tmp + ": cannot set its mode: " + std::strerror(errno));
   {
     Redland r;
     if (Status s = r.open(tmp, StoreAccess::kCreate); !s.ok) return s;
@@ -133,13 +175,13 @@ Status save_store(const std::string& dir, const Graph& graph) {
     if (!s.ok || librdf_model_sync(r.model) != 0)
       return Status::error(tmp + ": cannot write Redland store" + (s.ok ? "" : ": " + s.message));
   }
-  std::string old = dir + ".old-" + std::to_string(getpid());
-  bool had = fs::exists(dir, ec);
-  if (had) fs::rename(dir, old, ec);
-  if (!ec) fs::rename(tmp, dir, ec);
-  if (ec) return Status::error(dir + ": cannot move the new store into place: " + ec.message());
-  if (had) fs::remove_all(old, ec);
-  return Status::success();
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(tmp, ec)) {
+    if (::chmod(e.path().c_str(), umasked(modes.file)) != 0)
+      return Status::error(e.path().string() + ": cannot set its mode: " + std::strerror(errno));
+  }
+  if (ec) return Status::error(tmp + ": cannot list: " + ec.message());
+  return put_in_place(tmp, dir);
 }
 
 }  // namespace provio::rdf

@@ -64,6 +64,16 @@ bool valid_utf8(std::string_view s) {
   return utf8_error_at(s) == std::string_view::npos;
 }
 
+std::string_view utf8_tail(std::string_view s, std::size_t n) {
+  std::size_t i = s.size();
+  // Back over n lead bytes (anything but a continuation byte 10xxxxxx).
+  for (std::size_t chars = 0; i > 0 && chars < n;) {
+    --i;
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++chars;
+  }
+  return s.substr(i);
+}
+
 void append_utf8(std::string& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);

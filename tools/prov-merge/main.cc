@@ -28,6 +28,9 @@
 #include "graph/progress.h"
 #include "graph/reader.h"
 #include "graph/store.h"
+#include "graph/store_lock.h"
+#include "graph/terminal.h"
+#include "graph/trust.h"
 #include "graph/writer.h"
 #include "into.h"
 #include "query/query_graph.h"
@@ -52,6 +55,7 @@ struct Options {
   unsigned jobs = 0;
   bool quiet = false;
   bool follow = false;
+  bool trust_inputs = false;  // read other users' inputs (and --store) with a warning
   double interval = 5;
   long rounds = 0;  // --follow: stop after this many merges (0: until interrupted)
   provio::into::Options into;
@@ -75,6 +79,8 @@ void usage(std::FILE* f) {
                "                       seconds and replace the output, until interrupted\n"
                "      --interval SEC   --follow period (default 5)\n"
                "      --rounds N       --follow: stop after N merges\n"
+               "      --trust-inputs   read inputs (and a --store) another user could have planted\n"
+               "                       (docs/security.md), with a warning\n"
                "%s"
                "  -q, --quiet          no summary line, no progress on a terminal\n"
                "  -V, --version        the provio version\n"
@@ -87,20 +93,35 @@ void usage(std::FILE* f) {
 }
 
 int misuse(const std::string& message) {
-  std::fprintf(stderr, "%s: %s\n", kTool, message.c_str());
+  provio::tools::print_message(kTool, message);
   usage(stderr);
   return kExitUsage;
 }
 
 // prov-merge's options (options.h); the --into family is handed to into.h.
 const std::vector<provio::tools::OptionSpec> kOptions = {
-    {"--output", "-o", true},         {"--format", "-f", true},     {"--jobs", "-j", true},
-    {"--store", nullptr, true},       {"--follow", nullptr, false}, {"--interval", nullptr, true},
-    {"--rounds", nullptr, true},      {"--quiet", "-q", false},     {"--version", "-V", false},
-    {"--help", "-h", false},          {"--into", nullptr, true},    {"--graph", nullptr, true},
-    {"--remove", nullptr, true},      {"--query", nullptr, true},   {"--update", nullptr, true},
-    {"--credentials", nullptr, true}, {"--ca-file", nullptr, true}, {"--chunk", nullptr, true},
-    {"--load-with", nullptr, true},   {"--list", nullptr, false},   {"--remove-stale", nullptr, false},
+    {"--output", "-o", true},
+    {"--format", "-f", true},
+    {"--jobs", "-j", true},
+    {"--store", nullptr, true},
+    {"--follow", nullptr, false},
+    {"--interval", nullptr, true},
+    {"--rounds", nullptr, true},
+    {"--quiet", "-q", false},
+    {"--version", "-V", false},
+    {"--help", "-h", false},
+    {"--into", nullptr, true},
+    {"--graph", nullptr, true},
+    {"--remove", nullptr, true},
+    {"--query", nullptr, true},
+    {"--update", nullptr, true},
+    {"--credentials", nullptr, true},
+    {"--ca-file", nullptr, true},
+    {"--chunk", nullptr, true},
+    {"--load-with", nullptr, true},
+    {"--list", nullptr, false},
+    {"--remove-stale", nullptr, false},
+    {provio::tools::kTrustInputs, nullptr, false},
 };
 
 // Parses argv; returns -1 to go on, else an exit code.
@@ -121,6 +142,8 @@ int parse_args(int argc, char** argv, Options& o) {
       o.quiet = true;
     } else if (name == "--follow") {
       o.follow = true;
+    } else if (name == provio::tools::kTrustInputs) {
+      o.trust_inputs = true;
     } else if (name == "--output") {
       o.output = v;
     } else if (name == "--format") {
@@ -146,8 +169,8 @@ int parse_args(int argc, char** argv, Options& o) {
   }
   o.inputs = std::move(p.positional);
   if (o.inputs.empty() && !o.into.needs_no_input()) return misuse("no input");
-  if (o.into.active() && (o.output != "-" || !o.store.empty() || o.follow))
-    return misuse("--into and --remove exclude -o, --store and --follow");
+  if (o.into.active() && (o.output != "-" || !o.store.empty() || o.follow || o.trust_inputs))
+    return misuse("--into and --remove exclude -o, --store, --follow and --trust-inputs");
   if (o.format.empty()) {
     auto ends = [&](const char* s) {
       std::string x = s;
@@ -252,8 +275,28 @@ bool write_output(const Options& o, const Graph& g) {
     if (!s.ok) s.message = o.output + ": " + s.message;
   }
   if (s.ok) s = out.commit();
-  if (!s.ok) std::fprintf(stderr, "%s: %s\n", kTool, s.message.c_str());
+  if (!s.ok) provio::tools::print_message(kTool, s.message);
   return s.ok;
+}
+
+provio::tools::OtherOwners other_owners(const Options& o) {
+  return o.trust_inputs ? provio::tools::OtherOwners::kWarn : provio::tools::OtherOwners::kRefuse;
+}
+
+// Takes the store's lock (graph/store_lock.h), after judging who could have planted the store: it
+// is read and then replaced, so one another user could have planted is refused as an input is.
+Status lock_store(const Options& o, provio::rdf::StoreLock& lock) {
+  if (provio::tools::Trust t = provio::tools::directory_trust(o.store); !t.ok) {
+    if (!o.trust_inputs)
+      return Status::error(o.store + ": refused as the store: another user could have planted it: " + t.why +
+                           " (give --trust-inputs to merge into it anyway)");
+    provio::tools::print_message(
+        kTool, o.store + ": warning: merging into a store another user could have planted: " + t.why);
+  }
+  return lock.acquire(o.store, [&] {
+    if (!o.quiet)
+      provio::tools::print_message(kTool, o.store + ": waiting for another merge into it to finish");
+  });
 }
 
 volatile std::sig_atomic_t g_stop = 0;
@@ -276,7 +319,7 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   auto t0 = std::chrono::steady_clock::now();
   provio::tools::Progress progress(kTool, o.quiet || mpi.rank != 0 || growing);
   ReadResult result;
-  std::vector<std::string> files = provio::rdf::list_inputs(o.inputs, result);
+  std::vector<std::string> files = provio::rdf::list_inputs(o.inputs, result, true, other_owners(o));
   progress.step("reading " + std::to_string(files.size()) + " files");
   if (mpi.rank != 0) result = ReadResult();  // rank 0 reports the listing problems once
   std::size_t begin = files.size() * static_cast<std::size_t>(mpi.rank) / static_cast<std::size_t>(mpi.size);
@@ -301,22 +344,31 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
       }
     }
   }
-  if (!o.store.empty() && provio::rdf::is_store(o.store)) {
-    if (Status s = provio::rdf::load_store(o.store, graph, &result.triples_in); !s.ok) {
-      result.messages.push_back(s.message);
-      ++result.damaged;
+  provio::rdf::StoreLock lock;
+  if (!o.store.empty()) {
+    if (Status s = lock_store(o, lock); !s.ok) {
+      provio::tools::print_message(kTool, s.message);
+      status = kExitUsage;
+      if (mpi.on && mpi.size > 1) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      return status;
+    }
+    if (provio::rdf::is_store(o.store)) {
+      if (Status s = provio::rdf::load_store(o.store, graph, &result.triples_in); !s.ok) {
+        result.messages.push_back(s.message);
+        ++result.damaged;
+      }
     }
   }
   progress.step("folding");
-  for (const std::string& m : result.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
+  for (const std::string& m : result.messages) provio::tools::print_message(kTool, m);
   provio::rdf::FoldResult folded = provio::rdf::fold(graph);
-  for (const std::string& m : folded.messages) std::fprintf(stderr, "%s: %s\n", kTool, m.c_str());
+  for (const std::string& m : folded.messages) provio::tools::print_message(kTool, m);
 
   progress.step("writing " + std::to_string(graph.size()) + " triples");
   bool ok = write_output(o, graph);
   if (ok && !o.store.empty()) {
     if (Status s = provio::rdf::save_store(o.store, graph); !s.ok) {
-      std::fprintf(stderr, "%s: %s\n", kTool, s.message.c_str());
+      provio::tools::print_message(kTool, s.message);
       ok = false;
     }
   }

@@ -18,6 +18,7 @@
 #include "graph/options.h"
 #include "graph/output.h"
 #include "graph/progress.h"
+#include "graph/terminal.h"
 #include "query/lineage.h"
 #include "query/ml_questions.h"
 #include "query/query_graph.h"
@@ -60,6 +61,8 @@ constexpr const char* kUsage =
     "  -f, --format table|csv|tsv|json   output format (default table; json = SPARQL results)\n"
     "  -o, --output FILE                 write to FILE instead of stdout\n"
     "  -i, --input INPUT                 an input (repeatable); --store DIR is the same\n"
+    "      --trust-inputs                read named inputs another user could have planted\n"
+    "                                    (docs/security.md), with a warning\n"
     "  -q, --quiet                       no progress line on a terminal\n"
     "  -V, --version                     the provio version\n"
     "      --endpoint URL                the job graphs of a SPARQL 1.1 server instead of INPUT\n"
@@ -155,6 +158,7 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--output", "-o", true},
     {"--input", "-i", true},
     {"--store", nullptr, true},
+    {provio::tools::kTrustInputs, nullptr, false},
     {"--quiet", "-q", false},
     {"--help", "-h", false},
     {"--endpoint", nullptr, true},
@@ -204,7 +208,7 @@ int usage_error(const std::string& message) {
 }
 
 int fail(const std::string& message) {
-  std::cerr << kTool << ": " << message << "\n";
+  provio::tools::print_message(kTool, message);
   return provio::tools::kExitData;
 }
 
@@ -245,12 +249,13 @@ bool parse_count(const std::string& text, long& out) {
 std::vector<std::string> inputs_of(const Args& a, std::size_t nargs) {
   std::vector<std::string> in = a.inputs;
   for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
-  return in.empty() ? provio::tools::default_inputs() : in;
+  return in;
 }
 
 int emit(const Args& a, const pq::Table& t) {
   if (a.output.empty()) {
-    if (!pq::write_table(std::cout, t, a.format)) return fail("writing standard output failed");
+    if (!pq::write_table(std::cout, t, a.format, provio::tools::is_terminal(stdout)))
+      return fail("writing standard output failed");
     return 0;
   }
   // Through a temporary renamed into place: never through a symlink planted at the path.
@@ -265,14 +270,18 @@ int load(const Args& a, std::size_t nargs, pq::QueryGraph& g) {
   progress.step("loading");
   pq::Status s;
   if (a.flag("--endpoint")) {
-    if (!a.inputs.empty() || a.positional.size() > nargs)
-      return usage_error("--endpoint excludes other inputs");
+    if (!a.inputs.empty() || a.positional.size() > nargs || a.flag(provio::tools::kTrustInputs))
+      return usage_error("--endpoint excludes other inputs and --trust-inputs");
     s = g.open_endpoint(a.get("--endpoint"), {a.get("--credentials"), a.get("--ca-file")});
   } else {
-    s = g.load(inputs_of(a, nargs));
+    std::vector<std::string> in = inputs_of(a, nargs);
+    provio::tools::OtherOwners other_owners = provio::tools::OtherOwners::kRefuse;
+    if (!provio::tools::choose_inputs(in, a.flag(provio::tools::kTrustInputs), other_owners))
+      return usage_error("--trust-inputs applies to inputs named on the command line");
+    s = g.load(in, other_owners);
   }
   if (!s.ok) return fail(s.message);
-  for (const auto& m : g.messages()) std::cerr << kTool << ": " << m << "\n";
+  for (const auto& m : g.messages()) provio::tools::print_message(kTool, m);
   return 0;
 }
 

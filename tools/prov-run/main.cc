@@ -7,7 +7,6 @@
 // timeout(1); prov-run's own failures are 125, a command that cannot run 126, one not found 127.
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -290,13 +289,9 @@ int merge_and_answer(const Options& o, const provio::run::Layout& layout, const 
     std::fprintf(stderr, "%s: no provenance was recorded in %s\n", kTool, dir.c_str());
     return 0;
   }
-  // Two prov-run lines of one batch script may end together: one merge into the store at a time.
-  // The lock is on the directory holding the store (prov-merge replaces the store by renaming).
-  std::string parent = fs::path(absolute(o.store)).parent_path().string();
-  int lock = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (lock >= 0) (void)::flock(lock, LOCK_EX);
-  // Without --output the graph only goes to the store; N-Triples to /dev/null is prov-merge's
-  // cheapest way to write nothing else.
+  // Two prov-run lines of one batch script may end together: prov-merge --store takes the store's
+  // lock (graph/store_lock.h), so both jobs are kept. Without --output the graph only goes to the store;
+  // N-Triples to /dev/null is prov-merge's cheapest way to write nothing else.
   std::vector<std::string> merge = {layout.prov_merge, dir, "--store", o.store};
   if (o.output.empty())
     merge.insert(merge.end(), {"-f", "ntriples", "-o", "/dev/null"});
@@ -304,7 +299,6 @@ int merge_and_answer(const Options& o, const provio::run::Layout& layout, const 
     merge.insert(merge.end(), {"-o", o.output});
   if (o.quiet) merge.push_back("-q");
   int rc = run_tool(merge);
-  if (lock >= 0) ::close(lock);
   if (rc != 0) {
     std::fprintf(stderr, "%s: merging %s into %s failed (prov-merge exit %d)\n", kTool, dir.c_str(),
                  o.store.c_str(), rc);

@@ -11,6 +11,7 @@
 #include "graph/options.h"
 #include "graph/output.h"
 #include "graph/progress.h"
+#include "graph/terminal.h"
 #include "lineage_dot.h"
 #include "query/query_graph.h"
 #include "query/view.h"
@@ -37,6 +38,8 @@ constexpr const char* kUsage =
     "         with bytes; top I/O costs; a timeline per run; the lineage of the outputs.\n"
     "\n"
     "  --by-rank       the ranks of an MPI job step one by one (default: one run of N ranks)\n"
+    "  --trust-inputs  read named inputs another user could have planted (docs/security.md),\n"
+    "                  with a warning\n"
     "  --endpoint URL  the job graphs of a SPARQL 1.1 server instead of INPUT (docs/shared-store.md)\n"
     "  --credentials FILE  netrc-format credentials for --endpoint\n"
     "  --ca-file FILE  PEM certificates to trust for HTTPS (default: the system's)\n"
@@ -50,7 +53,7 @@ int usage_error(const std::string& m) {
 }
 
 int fail(const std::string& m) {
-  std::cerr << kTool << ": " << m << "\n";
+  provio::tools::print_message(kTool, m);
   return provio::tools::kExitData;
 }
 
@@ -59,6 +62,7 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--output", "-o", true},
     {"--input", "-i", true},
     {"--store", nullptr, true},
+    {provio::tools::kTrustInputs, nullptr, false},
     {"--quiet", "-q", false},
     {"--help", "-h", false},
     {"--by-rank", nullptr, false},
@@ -75,7 +79,7 @@ struct Args {
   std::string command, output, endpoint, credentials, ca_file;
   std::vector<std::string> positional, inputs;
   int depth = -1;
-  bool up = false, down = false, quiet = false, by_rank = false;
+  bool up = false, down = false, quiet = false, by_rank = false, trust_inputs = false;
 };
 
 // Parses argv; returns -1 to go on, else an exit code.
@@ -108,6 +112,7 @@ int parse(int argc, char** argv, Args& a) {
   a.ca_file = p.get("--ca-file");
   a.quiet = p.has("--quiet");
   a.by_rank = p.has("--by-rank");
+  a.trust_inputs = p.has(provio::tools::kTrustInputs);
   a.up = p.has("--up") || p.has("--both");
   a.down = p.has("--down") || p.has("--both");
   a.positional = std::move(p.positional);
@@ -117,13 +122,17 @@ int parse(int argc, char** argv, Args& a) {
 int load(const Args& a, std::size_t nargs, provio::query::QueryGraph& g) {
   std::vector<std::string> in = a.inputs;
   for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
-  if (!a.endpoint.empty() && !in.empty()) return usage_error("--endpoint excludes other inputs");
-  if (in.empty()) in = provio::tools::default_inputs();
+  if (!a.endpoint.empty() && (!in.empty() || a.trust_inputs))
+    return usage_error("--endpoint excludes other inputs and --trust-inputs");
+  provio::tools::OtherOwners other_owners = provio::tools::OtherOwners::kRefuse;
+  if (a.endpoint.empty() && !provio::tools::choose_inputs(in, a.trust_inputs, other_owners))
+    return usage_error("--trust-inputs applies to inputs named on the command line");
   provio::tools::Progress progress(kTool, a.quiet);
   progress.step("loading");
-  auto s = a.endpoint.empty() ? g.load(in) : g.open_endpoint(a.endpoint, {a.credentials, a.ca_file});
+  auto s =
+      a.endpoint.empty() ? g.load(in, other_owners) : g.open_endpoint(a.endpoint, {a.credentials, a.ca_file});
   if (s.ok)
-    for (const auto& m : g.messages()) std::cerr << kTool << ": " << m << "\n";
+    for (const auto& m : g.messages()) provio::tools::print_message(kTool, m);
   return s.ok ? 0 : fail(s.message);
 }
 

@@ -95,7 +95,9 @@ void bars(std::ostringstream& out, const std::string& title,
   int y = 2;
   for (const auto& [label, x] : items) {
     int w = max > 0 ? static_cast<int>(bar_w * x / max + 0.5) : 0;
-    std::string shown = label.size() > 40 ? "…" + label.substr(label.size() - 39) : label;
+    // The end of a long label (a path's file name), cut between characters.
+    std::string_view tail = rdf::utf8_tail(label, 40);
+    std::string shown = tail.size() < label.size() ? "…" + std::string(rdf::utf8_tail(label, 39)) : label;
     out << "<g><title>" << html_escape(label) << ": " << html_escape(fmt(x)) << "</title>"
         << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">"
         << html_escape(shown) << "</text><rect x=\"" << label_w << "\" y=\"" << y + 3 << "\" width=\""

@@ -103,12 +103,18 @@ Status QueryGraph::open_storage(const std::string& options, const char* name) {
   return Status::success();
 }
 
-Status QueryGraph::load(const std::vector<std::string>& inputs) {
+Status QueryGraph::load(const std::vector<std::string>& inputs, tools::OtherOwners other_owners) {
   if (inputs.empty())
     return Status::error("no input (give merged Turtle files, a provenance directory or a store)");
   for (const auto& in : inputs) {
     if (rdf::is_store(in)) {
       if (inputs.size() != 1) return Status::error(in + ": a store must be the only input");
+      if (tools::Trust t = tools::directory_trust(in); !t.ok) {
+        if (other_owners == tools::OtherOwners::kRefuse)
+          return Status::error(in + ": refused: another user could have planted it: " + t.why +
+                               " (name it with --trust-inputs to read it anyway)");
+        messages_.push_back(in + ": warning: read although another user could have planted it: " + t.why);
+      }
       store_dir_ = in;
       return open_storage(rdf::store_options(in, rdf::StoreAccess::kRead), rdf::kStoreName);
     }
@@ -117,7 +123,7 @@ Status QueryGraph::load(const std::vector<std::string>& inputs) {
   // folded by prov-merge's engine, so every tool gives one answer. Damage is reported, not fatal:
   // what is whole is answered, as prov-merge merges it (the caller exits 2).
   folded_ = std::make_unique<rdf::Graph>();
-  rdf::MergeResult r = rdf::merge_inputs(inputs, 0, *folded_, false);
+  rdf::MergeResult r = rdf::merge_inputs(inputs, 0, *folded_, false, other_owners);
   if (r.read.files == 0 || (folded_->size() == 0 && r.damaged())) {
     if (r.messages.empty()) return Status::error(inputs.front() + ": no provenance files (*.ttl, *.nt)");
     std::string m = r.messages.front();

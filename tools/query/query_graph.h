@@ -18,6 +18,7 @@
 #include "graph/graph.h"
 #include "graph/graph_index.h"
 #include "graph/status.h"
+#include "graph/trust.h"
 #include "graph/vocabulary.h"
 #include "query/remote_graph.h"
 #include "query/table.h"
@@ -46,8 +47,10 @@ class QueryGraph {
   // Loads every input: files (merged or raw; Turtle, N-Triples), directories of raw per-thread
   // files (searched recursively), or a prov-merge store directory (graph/store_layout.h), which
   // must be the only input. Damaged input is not an error: what is whole is loaded and
-  // messages() names what was dropped, exactly as prov-merge reports it.
-  Status load(const std::vector<std::string>& inputs);
+  // messages() names what was dropped, exactly as prov-merge reports it. An input another user
+  // could have planted (graph/trust.h) is refused, or with OtherOwners::kWarn read with a warning.
+  Status load(const std::vector<std::string>& inputs,
+              tools::OtherOwners other_owners = tools::OtherOwners::kRefuse);
   // Holds a graph already read and folded (prov-merge's, to index the store it has just written
   // at `store_dir` without reading it back; "" for none).
   Status hold(std::unique_ptr<rdf::Graph> graph, const std::string& store_dir);

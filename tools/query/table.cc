@@ -7,31 +7,19 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "graph/terminal.h"
 #include "graph/vocabulary.h"
 
 namespace provio::query {
 namespace {
 
+// The table is for people: one row per line, and nothing a terminal would act on.
 std::string display(const Cell& c) {
   switch (c.kind) {
     case Cell::Kind::kUnbound: return "";
-    case Cell::Kind::kIri: return abbreviate(c.value);
-    case Cell::Kind::kBlank: return "_:" + c.value;
-    case Cell::Kind::kLiteral: {
-      // One row per line: control characters are shown escaped.
-      std::string out;
-      for (char ch : c.value) {
-        if (ch == '\n')
-          out += "\\n";
-        else if (ch == '\t')
-          out += "\\t";
-        else if (ch == '\r')
-          out += "\\r";
-        else
-          out += ch;
-      }
-      return out;
-    }
+    case Cell::Kind::kIri: return tools::escape_controls(abbreviate(c.value));
+    case Cell::Kind::kBlank: return tools::escape_controls("_:" + c.value);
+    case Cell::Kind::kLiteral: return tools::escape_controls(c.value);
   }
   return "";
 }
@@ -42,10 +30,18 @@ std::size_t width(std::string_view s) {
       s.begin(), s.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
 }
 
+// Control characters (C1 and DEL too, which JSON allows raw) as \uXXXX: exact data, and safe to
+// print on a terminal.
 void json_string(std::ostream& out, std::string_view s) {
   out << '"';
-  for (char ch : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char ch = s[i];
     auto c = static_cast<unsigned char>(ch);
+    bool control = c < 0x20 || c == 0x7F;
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      c = static_cast<unsigned char>(s[++i]);  // U+0080..U+009F, encoded C2 80..C2 9F
+      control = true;
+    }
     switch (c) {
       case '"': out << "\\\""; break;
       case '\\': out << "\\\\"; break;
@@ -53,7 +49,7 @@ void json_string(std::ostream& out, std::string_view s) {
       case '\r': out << "\\r"; break;
       case '\t': out << "\\t"; break;
       default:
-        if (c < 0x20) {
+        if (control) {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out << buf;
@@ -92,8 +88,14 @@ void write_aligned(std::ostream& out, const Table& t) {
   for (const auto& line : text) emit(line);
 }
 
-void write_csv(std::ostream& out, const Table& t) {
-  auto field = [&](std::string_view s) {
+// Exact data, or on a terminal (`terminal`) the values with their controls escaped.
+std::string value_text(std::string_view v, bool terminal) {
+  return terminal ? tools::escape_controls(v) : std::string(v);
+}
+
+void write_csv(std::ostream& out, const Table& t, bool terminal) {
+  auto field = [&](std::string_view raw) {
+    std::string s = value_text(raw, terminal);
     if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
       out << s;
       return;
@@ -116,9 +118,9 @@ void write_csv(std::ostream& out, const Table& t) {
   for (const auto& row : t.rows) line(row, [](const Cell& c) -> std::string_view { return c.value; });
 }
 
-void write_tsv(std::ostream& out, const Table& t) {
-  auto field = [&](std::string_view s) {
-    for (char ch : s) {
+void write_tsv(std::ostream& out, const Table& t, bool terminal) {
+  auto field = [&](std::string_view raw) {
+    for (char ch : value_text(raw, terminal)) {
       if (ch == '\t')
         out << "\\t";
       else if (ch == '\n')
@@ -218,11 +220,11 @@ std::string abbreviate(std::string_view iri) {
   return std::string(iri);
 }
 
-bool write_table(std::ostream& out, const Table& t, Format format) {
+bool write_table(std::ostream& out, const Table& t, Format format, bool terminal) {
   switch (format) {
     case Format::kTable: write_aligned(out, t); break;
-    case Format::kCsv: write_csv(out, t); break;
-    case Format::kTsv: write_tsv(out, t); break;
+    case Format::kCsv: write_csv(out, t, terminal); break;
+    case Format::kTsv: write_tsv(out, t, terminal); break;
     case Format::kJson: write_json(out, t); break;
   }
   out.flush();

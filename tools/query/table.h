@@ -1,6 +1,8 @@
 // Result tables: what every prov-query question returns, and the four ways to print one.
 // Hard rule: every format is exact. CSV/TSV/JSON carry full IRIs and literal values; only the
-// aligned table (for people) abbreviates IRIs with the well-known prefixes.
+// aligned table (for people) abbreviates IRIs with the well-known prefixes and escapes control
+// characters (graph/terminal.h), as CSV and TSV do when they go to a terminal. JSON writes every
+// control character as \uXXXX, so it is exact and safe on a terminal.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +40,8 @@ enum class Format : std::uint8_t { kTable, kCsv, kTsv, kJson };
 // Parses "table", "csv", "tsv", "json"; false if unknown.
 [[nodiscard]] bool parse_format(std::string_view name, Format& out);
 
-// Prints `t` in `format`. Returns false if the stream failed.
-[[nodiscard]] bool write_table(std::ostream& out, const Table& t, Format format);
+// Prints `t` in `format`; `terminal`: `out` is a terminal. Returns false if the stream failed.
+[[nodiscard]] bool write_table(std::ostream& out, const Table& t, Format format, bool terminal = false);
 
 // "prov:used" for a well-known namespace, else the IRI unchanged.
 std::string abbreviate(std::string_view iri);

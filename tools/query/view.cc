@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "graph/output.h"
+#include "graph/store_layout.h"
 #include "graph/terms.h"
 #include "model/iri.h"
 #include "model/version_key.h"
@@ -301,7 +302,11 @@ std::vector<ActivityRecord> View::activities() {
   // so a concurrent reader never sees half a cache.
   std::string text = std::string(kCacheMagic) + "\n" + fingerprint + "\n";
   for (const auto& r : out) text += to_line(r);
-  if (store_fingerprint(dir) == fingerprint) (void)rdf::write_output_file(path, text);
+  // It holds what the store holds: it gets the mode of the store's own files (store.h).
+  struct stat index;
+  std::string index_file = dir + "/" + rdf::kStoreName + "-sp2o.db";
+  mode_t mode = ::stat(index_file.c_str(), &index) == 0 ? index.st_mode & 0777 : 0600;
+  if (store_fingerprint(dir) == fingerprint) (void)rdf::write_output_file(path, text, mode);
   return out;
 }
 

@@ -1,0 +1,57 @@
+// Escaping text for a terminal (see terminal.h).
+#include "graph/terminal.h"
+
+#include <unistd.h>
+
+#include "graph/terms.h"
+
+namespace provio::tools {
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+void append_hex(std::string& out, const char* prefix, unsigned value, int digits) {
+  out += prefix;
+  for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += kHex[(value >> shift) & 0xF];
+}
+
+}  // namespace
+
+std::string escape_controls(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    // Valid UTF-8 up to `bad`: only its controls are escaped; the byte at `bad` is not UTF-8.
+    std::size_t bad = rdf::utf8_error_at(text);
+    std::string_view valid = text.substr(0, bad);
+    for (std::size_t i = 0; i < valid.size(); ++i) {
+      auto c = static_cast<unsigned char>(valid[i]);
+      auto next = i + 1 < valid.size() ? static_cast<unsigned char>(valid[i + 1]) : 0u;
+      if (c == '\n' || c == '\r' || c == '\t') {
+        out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t";
+      } else if (c < 0x20 || c == 0x7F) {
+        append_hex(out, "\\x", c, 2);
+      } else if (c == 0xC2 && next < 0xA0) {
+        append_hex(out, "\\u00", next, 2);  // a C1 control: CSI (U+009B) is ESC [ to xterm
+        ++i;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    if (bad == std::string_view::npos) break;
+    append_hex(out, "\\x", static_cast<unsigned char>(text[bad]), 2);
+    text.remove_prefix(bad + 1);
+  }
+  return out;
+}
+
+void print_message(const char* tool, std::string_view text) {
+  std::string line = std::string(tool) + ": " + escape_controls(text) + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+bool is_terminal(std::FILE* stream) {
+  return ::isatty(::fileno(stream)) == 1;
+}
+
+}  // namespace provio::tools
