@@ -19,6 +19,7 @@
 #include "graph/output.h"
 #include "graph/progress.h"
 #include "graph/terminal.h"
+#include "query/counting.h"
 #include "query/lineage.h"
 #include "query/ml_questions.h"
 #include "query/query_graph.h"
@@ -412,13 +413,10 @@ int cmd_remake(const Args& a) {
   return s.ok ? 0 : fail(s.message);
 }
 
-// The I/O activities a question counts: without --nested, POSIX calls made inside HDF5 calls are
-// left out, since the HDF5 activity around them already counts their bytes and time.
+// The I/O activities a question counts (query/counting.h): --nested adds the POSIX calls HDF5
+// made inside HDF5 calls.
 std::vector<pq::ActivityRecord> counted(const Args& a, std::vector<pq::ActivityRecord> all) {
-  if (a.flag("--nested")) return all;
-  all.erase(std::remove_if(all.begin(), all.end(), [](const pq::ActivityRecord& r) { return r.nested; }),
-            all.end());
-  return all;
+  return pq::counted(std::move(all), a.flag("--nested"));
 }
 
 std::vector<pq::ActivityRecord> io_activities(const Args& a, pq::View& v) {

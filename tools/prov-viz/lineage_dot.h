@@ -20,6 +20,7 @@ struct DotOptions {
   bool down = false;            // what came from the roots
   std::size_t max_nodes = 400;  // beyond this the graph is cut and says so
   bool by_rank = false;         // one node per program execution, not per run (query/runs.h)
+  bool expand = false;          // every entity its own node, siblings not grouped (sibling_groups.h)
 };
 
 // DOT text for the lineage of `roots` (entity IRIs).

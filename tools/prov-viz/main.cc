@@ -13,6 +13,7 @@
 #include "graph/progress.h"
 #include "graph/terminal.h"
 #include "lineage_dot.h"
+#include "query/counting.h"
 #include "query/query_graph.h"
 #include "query/view.h"
 #include "report.h"
@@ -22,7 +23,7 @@ namespace {
 constexpr const char* kTool = "prov-viz";
 
 constexpr const char* kUsage =
-    "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] [--by-rank]\n"
+    "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] [--by-rank] [--expand]\n"
     "                        -o OUT.svg|.dot|.png|.pdf [INPUT...]\n"
     "       prov-viz report [--by-rank] -o OUT.html [INPUT...]\n"
     "\n"
@@ -38,6 +39,9 @@ constexpr const char* kUsage =
     "         with bytes; top I/O costs; a timeline per run; the lineage of the outputs.\n"
     "\n"
     "  --by-rank       the ranks of an MPI job step one by one (default: one run of N ranks)\n"
+    "  --expand        every file its own node (default: siblings such as in_1.dat ... in_50.dat\n"
+    "                  in one directory, tied to the same programs, are one node 'in_*.dat x50'\n"
+    "                  whose tooltip lists them)\n"
     "  --trust-inputs  read named inputs another user could have planted (docs/security.md),\n"
     "                  with a warning\n"
     "  --endpoint URL  the job graphs of a SPARQL 1.1 server instead of INPUT (docs/shared-store.md)\n"
@@ -70,6 +74,7 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--up", nullptr, false, "lineage"},
     {"--down", nullptr, false, "lineage"},
     {"--both", nullptr, false, "lineage"},
+    {"--expand", nullptr, false, "lineage"},
     {"--endpoint", nullptr, true},
     {"--credentials", nullptr, true},
     {"--ca-file", nullptr, true},
@@ -79,7 +84,7 @@ struct Args {
   std::string command, output, endpoint, credentials, ca_file;
   std::vector<std::string> positional, inputs;
   int depth = -1;
-  bool up = false, down = false, quiet = false, by_rank = false, trust_inputs = false;
+  bool up = false, down = false, quiet = false, by_rank = false, trust_inputs = false, expand = false;
 };
 
 // Parses argv; returns -1 to go on, else an exit code.
@@ -113,6 +118,7 @@ int parse(int argc, char** argv, Args& a) {
   a.quiet = p.has("--quiet");
   a.by_rank = p.has("--by-rank");
   a.trust_inputs = p.has(provio::tools::kTrustInputs);
+  a.expand = p.has("--expand");
   a.up = p.has("--up") || p.has("--both");
   a.down = p.has("--down") || p.has("--both");
   a.positional = std::move(p.positional);
@@ -156,6 +162,7 @@ int cmd_lineage(const Args& a) {
   opt.down = a.down;
   opt.up = a.up || !a.down;
   opt.by_rank = a.by_rank;
+  opt.expand = a.expand;
   std::string dot;
   provio::query::Status resolved;
   // A server's graph is read in rounds (query/remote_graph.h): the last round's drawing.
@@ -163,7 +170,7 @@ int cmd_lineage(const Args& a) {
     provio::query::View v(g);
     std::string iri;
     resolved = v.resolve(a.positional[0], iri);
-    if (resolved.ok) dot = provio::viz::lineage_dot(v, v.activities(), {iri}, opt);
+    if (resolved.ok) dot = provio::viz::lineage_dot(v, provio::query::counted(v.activities()), {iri}, opt);
   });
   if (!fetched.ok) return fail(fetched.message);
   if (!resolved.ok) return fail(resolved.message);

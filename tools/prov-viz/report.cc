@@ -15,6 +15,7 @@
 
 #include "graph/terms.h"
 #include "lineage_dot.h"
+#include "query/counting.h"
 #include "query/questions.h"
 #include "query/runs.h"
 
@@ -245,7 +246,8 @@ document.querySelectorAll('table.sortable th').forEach(function (th) {
 }  // namespace
 
 rdf::Status write_report(query::View& v, const std::string& title, bool by_rank, std::string& html) {
-  auto records = v.activities();
+  // Every figure below counts I/O as prov-query does (query/counting.h).
+  auto records = query::counted(v.activities());
   query::Runs runs(v);
   auto programs = v.programs();
   std::set<std::string> ranks, threads, jobs;
@@ -337,7 +339,7 @@ rdf::Status write_report(query::View& v, const std::string& title, bool by_rank,
     // One bar per run: its ranks' time summed (prov-query stats --by rank keeps the breakdown).
     std::map<std::string, double> per_run;
     for (const auto& r : records)
-      if (!r.nested && !r.program.empty())
+      if (!r.program.empty())
         per_run[runs.label(runs.run_of(r.program))] += static_cast<double>(r.elapsed_ns) / 1e9;
     std::vector<std::pair<std::string, double>> items(per_run.begin(), per_run.end());
     std::stable_sort(items.begin(), items.end(),
