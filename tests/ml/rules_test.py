@@ -1,8 +1,8 @@
 """The rules of docs/ml-questions.md on a hand-written graph, for the cases real programs rarely
 produce on cue: metrics recorded in nested tasks count for the run that used the hyperparameters;
 validation is the default stage; a read loads the version recorded last before it (not the last
-one); a reader whose configuration cannot be told (a program with several, no task) is not
-judged; reads before any version, and opens/closes, are not loads; the configuration of a
+one); a reader whose configuration cannot be told (a program with several, no task) is listed
+as could not be judged; reads before any version, and opens/closes, are not loads; the configuration of a
 nested loader is its ancestor's."""
 import argparse
 import os
@@ -91,7 +91,7 @@ for run, epochs in ((run_a, ((1, 10, 0.70), (2, 20, 0.90), (3, 30, 0.80))), (run
             _, text = task(P, 100 + 2 * k + b, "batch", start + 2 * b, start + 2 * b + 1 + b, parent=e)
             body += text
 # A program with two configurations and no task reads the checkpoint: its configuration cannot
-# be told, so it is not judged.
+# be told, so its load is listed as could not be judged.
 Q, text = program("inspect")
 body += text + config(Q, 1, 0.3)[1] + config(Q, 2, 0.4)[1] + io(Q, 1, "Read", "wasReadBy", "<file:///d/ckpt.h5#/w>", 25)
 # A resume (lr 0.5) whose nested eval task reads at 25 s: the version recorded last before it is
@@ -122,8 +122,9 @@ oracle.load([path])  # parses with rdflib too
 
 rows = pq.json("checkpoints", path)
 got = sorted((r["step"], r["loaded_by"], r["differences"]) for r in rows)
-check(got == [("1", "eval (resume)", "lr:0.1->0.5"), ("3", "resume (resume)", "lr:0.1->0.5")],
-      f"checkpoints: the eval's load of step 1 and the resume's of step 3, nothing else: {rows}")
+unjudged = "(could not be judged: the loader declared no configuration, or several)"
+check(got == [("1", "eval (resume)", "lr:0.1->0.5"), ("1", "inspect", unjudged), ("3", "resume (resume)", "lr:0.1->0.5")],
+      f"checkpoints: the eval's load of step 1, inspect's unjudged one and the resume's of step 3, nothing else: {rows}")
 
 rows = pq.json("best", "--metric", "accuracy", path)
 check([(r["run"], r["value"], r["step"], r["stage"]) for r in rows] == [("run-a", "0.9", "2", "validation"),

@@ -275,37 +275,62 @@ Table configs_table(View& v) {
   return t;
 }
 
+namespace {
+
+// "lr:0.1->0.2 tp:2->4": the keys whose values differ (numbers by value: 1 and 1.0 agree).
+std::string differences(const std::map<std::string, Cell>& written, const std::map<std::string, Cell>& used) {
+  std::set<std::string> keys;
+  for (const auto& [key, val] : written) keys.insert(key);
+  for (const auto& [key, val] : used) keys.insert(key);
+  std::string diff;
+  for (const auto& key : keys) {
+    auto a = written.find(key), b = used.find(key);
+    if (a != written.end() && b != used.end() && compare_cells(a->second, b->second) == 0) continue;
+    diff += (diff.empty() ? "" : " ") + key + ":" + (a == written.end() ? "(unset)" : a->second.value) +
+            "->" + (b == used.end() ? "(unset)" : b->second.value);
+  }
+  return diff;
+}
+
+}  // namespace
+
 Table checkpoint_mismatch_table(WorkflowView& w, Checkpoints& c) {
   Table t;
   t.columns = {"checkpoint",  "step",    "written_by",   "loaded_by",
                "differences", "version", "written_with", "loaded_with"};
   for (const auto& load : c.loads()) {
     const CheckpointVersion& v = *load.version;
-    if (v.config.empty()) continue;  // nothing to judge against
-    auto loaded = w.configs_of(load.loader, w.config_kind(v.config));
-    if (loaded.empty() || std::find(loaded.begin(), loaded.end(), v.config) != loaded.end()) continue;
-    auto written = parameters(w.graph(), {v.config}), used = parameters(w.graph(), loaded);
-    std::set<std::string> keys;
-    for (const auto& [key, val] : written) keys.insert(key);
-    for (const auto& [key, val] : used) keys.insert(key);
+    // What writer and loader declared, over every kind (the learning rate in the
+    // hyperparameters, the parallel sizes in a general configuration): their unions compare.
+    std::set<std::string> writer_set;
+    if (!v.config.empty()) writer_set.insert(v.config);
+    for (auto& x : w.configs_of(v.task.empty() ? v.program : v.task, "")) writer_set.insert(std::move(x));
+    if (writer_set.empty()) continue;  // nothing to judge against
+    auto loaded = w.configs_of(load.loader, "");
+    std::vector<std::string> written_with(writer_set.begin(), writer_set.end());
     std::string diff;
-    for (const auto& key : keys) {
-      auto a = written.find(key), b = used.find(key);
-      // Numbers compare by value (1 and 1.0 agree).
-      if (a != written.end() && b != used.end() && compare_cells(a->second, b->second) == 0) continue;
-      diff += (diff.empty() ? "" : " ") + key + ":" + (a == written.end() ? "(unset)" : a->second.value) +
-              "->" + (b == used.end() ? "(unset)" : b->second.value);
+    if (loaded.empty()) {
+      diff = "(could not be judged: the loader declared no configuration, or several)";
+    } else {
+      std::sort(loaded.begin(), loaded.end());
+      if (loaded == written_with) continue;
+      diff = differences(parameters(w.graph(), written_with), parameters(w.graph(), loaded));
+      if (diff.empty()) continue;  // a resume under an equal configuration
     }
-    if (diff.empty()) continue;  // a resume under an equal configuration
-    std::string loaded_with;
-    for (const auto& l : loaded) loaded_with += (loaded_with.empty() ? "" : " ") + l;
+    auto joined = [](const std::vector<std::string>& configs) {
+      std::string out;
+      for (const auto& x : configs) out += (out.empty() ? "" : " ") + x;
+      return out;
+    };
+    std::string loaded_with = joined(loaded), written = joined(written_with);
     auto who = [&](const std::string& x) {
       std::string prog = w.program_label_of(x);
       return w.task(x) && !prog.empty() ? w.label(x) + " (" + prog + ")" : w.label(x);
     };
     t.rows.push_back({Cell::text(w.view().entity_label(v.file, true)), optional_step(v.step),
                       Cell::text(who(v.task.empty() ? v.program : v.task)), Cell::text(who(load.loader)),
-                      Cell::text(diff), Cell::iri(v.record), Cell::iri(v.config),
+                      Cell::text(diff), Cell::iri(v.record),
+                      written_with.size() == 1 ? Cell::iri(written) : Cell::text(written),
                       loaded.size() == 1 ? Cell::iri(loaded_with) : Cell::text(loaded_with)});
   }
   return t;

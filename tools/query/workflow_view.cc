@@ -185,14 +185,19 @@ std::string WorkflowView::task_at(const std::string& thread, std::int64_t t) con
   return best;
 }
 
-// A read of a file version (docs/format.md, "Versions") that the reading program left itself is
-// its own content read back, not a read of what another wrote.
-bool WorkflowView::reads_own_version(const std::string& activity, const std::string& program) {
+// A read of a file version (docs/format.md, "Versions") that the reading task wrote itself is its
+// own content read back, not a read of what another wrote. Tasks are the unit: a version one task
+// of a program wrote (pretrain saving a checkpoint) and another task of it read (resume loading
+// it) is a load. Outside any task, the program is the unit.
+bool WorkflowView::reads_own_version(const std::string& activity, const Reader& reader) {
   const QueryGraph& g = graph();
   for (const auto& u : g.objects(activity, prov("used"))) {
     if (u.kind != Cell::Kind::kIri || !v_.is_version(u.value)) continue;
-    for (const auto& gen : g.objects(u.value, prov("wasGeneratedBy")))
-      if (gen.kind == Cell::Kind::kIri && v_.program_of_activity(gen.value) == program) return true;
+    for (const auto& gen : g.objects(u.value, prov("wasGeneratedBy"))) {
+      if (gen.kind != Cell::Kind::kIri || v_.program_of_activity(gen.value) != reader.program) continue;
+      std::string thread = g.value(gen.value, prov("wasAssociatedWith"));
+      if (task_at(thread, time_of(gen.value, "startedAtTime")) == reader.task) return true;
+    }
   }
   return false;
 }
@@ -213,7 +218,7 @@ std::vector<Reader> WorkflowView::readers(const std::string& file) {
       r.time = time_of(a.value, "startedAtTime");
       r.task = task_at(thread, r.time);
       r.program = v_.program_of_thread(thread);
-      if (reads_own_version(a.value, r.program)) continue;
+      if (reads_own_version(a.value, r)) continue;
       out.push_back(std::move(r));
     }
     for (const auto& t : g.subjects(prov("used"), e)) {

@@ -68,8 +68,8 @@ class WorkflowView {
 
   // The readers of a file (or of its HDF5 objects and attributes): tasks that declared it as an
   // input (at their start time), and Read activities (at their first call), attributed to the
-  // innermost task of their thread open at that time. A read of a version the reading program
-  // left itself is not one.
+  // innermost task of their thread open at that time. A read of a version the reading task (or,
+  // outside any task, the reading program) wrote itself is not one.
   std::vector<Reader> readers(const std::string& file);
   // Files generated (declared outputs) by tasks that used a data selection configuration with
   // every KEY=VALUE given (numbers compare by value: 31 matches "31"^^xsd:long and 31.0).
@@ -78,7 +78,7 @@ class WorkflowView {
   std::vector<std::string> runs_reading(const std::string& entity);
 
  private:
-  bool reads_own_version(const std::string& activity, const std::string& program);
+  bool reads_own_version(const std::string& activity, const Reader& reader);
   std::int64_t time_of(const std::string& s, const char* predicate) const;
   std::string task_at(const std::string& thread, std::int64_t t) const;
 
