@@ -1,7 +1,8 @@
 """Issue 31, item 5: one counting rule in every tool. The C examples (DASSA's acquire -> decimate ->
 analyze, h5bench's VPIC write and BD-CATS read on 2 ranks, the heat simulation) and the Python
-ones (the ML sweep with HDF5 checkpoints, ProvLake's lifecycle) run under both layers, the VOL connector and the preload library, so the POSIX calls HDF5 makes inside H5Dwrite
-and H5Dread are recorded too (provio:nested). For each, the numbers of `prov-viz report` (its
+ones (the ML sweep with HDF5 checkpoints, ProvLake's lifecycle) run under both layers, the VOL
+connector and the preload library, so the POSIX calls HDF5 makes inside H5Dwrite and H5Dread are
+recorded too (provio:nested). For each, the numbers of `prov-viz report` (its
 headline cards, its files table, its bytes-per-file and time-per-rank charts; the HTML parsed)
 equal prov-query's (`files`, `stats --by api|rank`), and the lineage picture's edges carry the
 bytes prov-query counts, not 0.

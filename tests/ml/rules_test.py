@@ -123,8 +123,10 @@ oracle.load([path])  # parses with rdflib too
 rows = pq.json("checkpoints", path)
 got = sorted((r["step"], r["loaded_by"], r["differences"]) for r in rows)
 unjudged = "(could not be judged: the loader declared no configuration, or several)"
-check(got == [("1", "eval (resume)", "lr:0.1->0.5"), ("1", "inspect", unjudged), ("3", "resume (resume)", "lr:0.1->0.5")],
-      f"checkpoints: the eval's load of step 1, inspect's unjudged one and the resume's of step 3, nothing else: {rows}")
+check(got == [("1", "eval (resume)", "lr:0.1->0.5"), ("1", "inspect", unjudged),
+              ("3", "resume (resume)", "lr:0.1->0.5")],
+      f"checkpoints: the eval's load of step 1, inspect's unjudged one and the resume's of step 3, "
+      f"nothing else: {rows}")
 
 rows = pq.json("best", "--metric", "accuracy", path)
 check([(r["run"], r["value"], r["step"], r["stage"]) for r in rows] == [("run-a", "0.9", "2", "validation"),
