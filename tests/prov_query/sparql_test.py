@@ -9,7 +9,14 @@ alternative, one-or-more, zero-or-more), negation (NOT EXISTS, MINUS), aggregate
 subqueries, BIND, VALUES, ASK and CONSTRUCT. Then a query the engine refuses: exit 1 and the
 engine's message with the line and column in the user's own text.
 
-  sparql_test.py --prov-query PQ --prov-merge PM --record RECORD_EVENTS --work DIR
+The shipped questions (share/provio/queries) run on the example they are about: the pipeline
+above, or Python workflow programs traced under the preload library and the VOL connector —
+Megatron's train/resume (tests/ml/megatron.py) for checkpoint-config.rq, examples/ml_sweep for
+best-hyperparameters.rq — and those two must also agree with the built-in question they mirror
+(`prov-query checkpoints`, `prov-query best --metric accuracy -k 3`) on every input form.
+
+  sparql_test.py --prov-query PQ --prov-merge PM --record RECORD_EVENTS --python-path DIR
+                 --preload LIB --plugins DIR --h5io LIB --h5ckpt LIB --work DIR
 """
 import argparse
 import json
@@ -25,6 +32,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--prov-query", required=True)
 ap.add_argument("--prov-merge", required=True)
 ap.add_argument("--record", required=True)
+for name in ("--python-path", "--preload", "--plugins", "--h5io", "--h5ckpt"):
+    ap.add_argument(name, required=True)
 ap.add_argument("--work", required=True)
 args = ap.parse_args()
 shutil.rmtree(args.work, ignore_errors=True)
@@ -53,12 +62,43 @@ steps = [["--write", files[0]], ["--read", files[0], "--write", files[1]], ["--r
 for i, step in enumerate(steps):
     p = run([args.record, "--threads", 2, "--events", 3, *step], env={"PROVIO_DIR": os.path.join(raw, f"job{i}")})
     assert p.returncode == 0, p.stderr
-merged, store = os.path.join(d, "merged.ttl"), os.path.join(d, "store")
-p = run([args.prov_merge, "-q", raw, "-o", merged, "--store", store])
-assert p.returncode == 0, p.stderr
-graph = rdflib.Graph()
-graph.parse(merged, format="turtle")
-INPUTS = {"raw directory": raw, "merged file": merged, "store": store}
+
+
+def forms(raw_dir, name):
+    """The input forms of one recorded example: its raw directory, merged file and store."""
+    merged_file, store_dir = os.path.join(d, name + ".ttl"), os.path.join(d, name + "-store")
+    p = run([args.prov_merge, "-q", raw_dir, "-o", merged_file, "--store", store_dir])
+    assert p.returncode == 0, p.stderr
+    g = rdflib.Graph()
+    g.parse(merged_file, format="turtle")
+    return {"raw directory": raw_dir, "merged file": merged_file, "store": store_dir}, g
+
+
+INPUTS, graph = forms(raw, "merged")
+merged = INPUTS["merged file"]
+
+# The machine-learning examples, traced as a user runs them.
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+traced = {"PYTHONPATH": args.python_path, "LD_PRELOAD": args.preload, "HDF5_PLUGIN_PATH": args.plugins,
+          "HDF5_VOL_CONNECTOR": "provio under_vol=0;under_info={}"}
+
+
+def python(provio_dir, *argv):
+    p = run([sys.executable, *argv], env=dict(traced, PROVIO_DIR=provio_dir))
+    assert p.returncode == 0, p.stderr[-3000:]
+
+
+megatron, ckpt = os.path.join(d, "megatron"), os.path.join(d, "model.h5")
+script = os.path.join(SOURCE, "tests", "ml", "megatron.py")
+python(megatron, script, "train", "--config", "A", "--save", ckpt, "--h5io", args.h5io)
+for config in ("B", "A"):
+    python(megatron, script, "resume", "--config", config, "--load", ckpt, "--save",
+           os.path.join(d, f"model-{config}.h5"), "--h5io", args.h5io)
+sweep = os.path.join(d, "sweep")
+python(sweep, os.path.join(SOURCE, "examples", "ml_sweep", "train.py"), "--out", os.path.join(d, "sweep-out"),
+       "--epochs", "3", "--h5ckpt", args.h5ckpt)
+EXAMPLES = {"pipeline": (INPUTS, graph), "megatron": forms(megatron, "megatron"), "sweep": forms(sweep, "sweep")}
+EXAMPLE_OF = {"checkpoint-config.rq": "megatron", "best-hyperparameters.rq": "sweep"}
 
 PREFIXES = "".join(f"PREFIX {k}: <{v}>\n" for k, v in [
     ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"), ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
@@ -123,8 +163,8 @@ def norm(value):
     return "|".join(sorted(text.split("|"))) if "|" in text else number(text)
 
 
-def oracle(text):
-    r = graph.query(PREFIXES + text)
+def oracle(text, g=graph):
+    r = g.query(PREFIXES + text)
     if r.type == "ASK":
         return [(norm("true" if r.askAnswer else "false"),)]
     if r.type == "CONSTRUCT":
@@ -149,13 +189,61 @@ for rq in sorted(os.listdir(SHIPPED)):
     with open(os.path.join(SHIPPED, rq)) as f:
         QUERIES[rq] = (f.read(), True)
 
+
+
+def builtin(source, *question):
+    """The rows of a built-in prov-query question as dicts of column -> text."""
+    p = run([args.prov_query, *question, "-q", "-f", "json", source])
+    assert p.returncode == 0, p.stderr
+    return [{c: b[c]["value"] for c in b} for b in json.loads(p.stdout)["results"]["bindings"]]
+
+
+def pairs(text, sep, arrow):
+    """"k=v k=v" (or "k:a->b …") as {k: v}, values by number."""
+    out = {}
+    for part in text.split():
+        key, value = part.split(sep, 1)
+        out[key] = tuple(None if x == "(unset)" else norm(x) for x in value.split(arrow)) if arrow else norm(value)
+    return out
+
+
+def checkpoints_agree(rows, source):
+    """checkpoint-config.rq's rows, one per differing key, grouped per load as `checkpoints` shows them."""
+    loads = {}
+    for checkpoint, step, version, writer, loader, key, written, loaded, written_with, loaded_with in rows:
+        load = loads.setdefault((version, loader), [checkpoint, step, version, {}, written_with, loaded_with])
+        load[3][key] = (written, loaded)
+    mine = sorted((str(c)[len("file://"):], s, str(v), k, str(w), str(l)) for c, s, v, k, w, l in loads.values())
+    theirs = sorted((r["checkpoint"], norm(r["step"]), r["version"], pairs(r["differences"], ":", "->"),
+                     r["written_with"], r["loaded_with"]) for r in builtin(source, "checkpoints"))
+    return mine == theirs and mine, f"{mine}\n  prov-query checkpoints: {theirs}"
+
+
+def best_agrees(rows, source):
+    """best-hyperparameters.rq's rows, one per key, grouped per run as `best` ranks them."""
+    runs = []
+    for run, name, accuracy, step, key, value in rows:
+        if not runs or runs[-1][0] != name:
+            runs.append((name, accuracy, step, {}))
+        runs[-1][3][key] = value
+    theirs = [(r["run"], norm(r["value"]), norm(r["step"]), pairs(r["hyperparameters"], "=", None))
+              for r in builtin(source, "best", "--metric", "accuracy", "-k", "3")]
+    return runs == theirs and len(runs) == 3, f"{runs}\n  prov-query best: {theirs}"
+
+
+AGREES = {"checkpoint-config.rq": checkpoints_agree, "best-hyperparameters.rq": best_agrees}
+
 for name, (text, ordered) in QUERIES.items():
-    want = oracle(text)
+    inputs, g = EXAMPLES[EXAMPLE_OF.get(name, "pipeline")]
+    want = oracle(text, g)
     check(want, f"{name}: rdflib finds no rows on the test graph (the case tests nothing)")
-    for form, source in INPUTS.items():
+    for form, source in inputs.items():
         got = answer(text, source)
         same = got == want if ordered or isinstance(got, str) else sorted(map(repr, got)) == sorted(map(repr, want))
         check(same, f"{name} on the {form}: {str(got)[:600]}\n  rdflib: {str(want)[:600]}")
+        if name in AGREES and not isinstance(got, str):
+            agree, why = AGREES[name](got, source)
+            check(agree, f"{name} on the {form} disagrees with the built-in question: {why[:1200]}")
 
 # Statements only the merged graph has: raw files say `A prov:generated E`; every input form
 # answers with the merged graph, which says `E prov:wasGeneratedBy A` instead (docs/format.md).
