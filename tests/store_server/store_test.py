@@ -81,16 +81,17 @@ def write_program(path, name, body):
 
 
 def workflow(path):
-    """Configurations, metrics and checkpoints (docs/workflow-api.md), one loaded under another
-    configuration."""
+    """Hyperparameter settings, validation metrics and checkpoints (docs/workflow-api.md), one
+    loaded under another setting."""
     x = "urn:provio:run:h:train:1"
     t = ""
     for n, (lr, acc) in enumerate([(0.1, 0.81), (0.01, 0.93), (0.001, 0.88)]):
         T, C = f"<{x}/task/{n}>", f"<{x}/config/{n}>"
         t += (f"{T} a prov:Activity, provio:Task ; rdfs:label \"train{n}\" ; prov:wasAssociatedWith <{x}/thread/0> ; prov:used {C} .\n"
-              f"{C} a prov:Entity, provio:Configuration ; rdfs:label \"hp{n}\" ; prov:wasAttributedTo <{x}> ; provio:parameter <{x}/config/{n}/lr> .\n"
+              f"{C} a prov:Entity, provio:Configuration, provio:HyperparameterSetting ; rdfs:label \"hp{n}\" ; prov:wasAttributedTo <{x}> ; provio:parameter <{x}/config/{n}/lr> .\n"
               f"<{x}/config/{n}/lr> a provio:Parameter ; provio:key \"lr\" ; provio:value \"{lr}\"^^xsd:double .\n"
-              f"<{x}/metric/{n}> a prov:Entity, provio:Metric ; provio:metricName \"accuracy\" ; provio:value \"{acc}\"^^xsd:double ; provio:step \"5\"^^xsd:long ; prov:wasGeneratedBy {T} .\n"
+              f"<{x}/metric/{n}> a prov:Entity, provio:Metric ; provio:metricName \"accuracy\" ; provio:value \"{acc}\"^^xsd:double ; provio:step \"5\"^^xsd:long ; prov:wasGeneratedBy {T} ;\n"
+              f"  provio:stage provio:Validation ; prov:generatedAtTime \"2026-01-01T00:00:0{n}Z\"^^xsd:dateTime .\n"
               f"<{x}/model/{n}> a prov:Entity, provio:ModelReference ; provio:storedIn <file:///d/ckpt{n}.h5> ; provio:trainedWith {C} ; prov:wasGeneratedBy {T} .\n")
     t += f"<{x}/task/9> a prov:Activity, provio:Task ; prov:wasAssociatedWith <{x}/thread/0> ; prov:used <file:///d/ckpt1.h5>, <{x}/config/0> .\n"
     write_program(path, "train", t)
