@@ -92,8 +92,10 @@ def workflow(path):
               f"<{x}/config/{n}/lr> a provio:Parameter ; provio:key \"lr\" ; provio:value \"{lr}\"^^xsd:double .\n"
               f"<{x}/metric/{n}> a prov:Entity, provio:Metric ; provio:metricName \"accuracy\" ; provio:value \"{acc}\"^^xsd:double ; provio:step \"5\"^^xsd:long ; prov:wasGeneratedBy {T} ;\n"
               f"  provio:stage provio:Validation ; prov:generatedAtTime \"2026-01-01T00:00:0{n}Z\"^^xsd:dateTime .\n"
-              f"<{x}/model/{n}> a prov:Entity, provio:ModelReference ; provio:storedIn <file:///d/ckpt{n}.h5> ; provio:trainedWith {C} ; prov:wasGeneratedBy {T} .\n")
-    t += f"<{x}/task/9> a prov:Activity, provio:Task ; prov:wasAssociatedWith <{x}/thread/0> ; prov:used <file:///d/ckpt1.h5>, <{x}/config/0> .\n"
+              f"<{x}/model/{n}> a prov:Entity, provio:ModelReference ; provio:storedIn <file:///d/ckpt{n}.h5> ; provio:trainedWith {C} ; prov:wasGeneratedBy {T} ;\n"
+              f"  prov:generatedAtTime \"2026-01-01T00:00:0{n}Z\"^^xsd:dateTime .\n")
+    t += (f"<{x}/task/9> a prov:Activity, provio:Task ; prov:wasAssociatedWith <{x}/thread/0> ; prov:used <file:///d/ckpt1.h5>, <{x}/config/0> ;\n"
+          f"  prov:startedAtTime \"2026-01-01T00:01:00Z\"^^xsd:dateTime .\n")
     write_program(path, "train", t)
 
 
@@ -185,7 +187,10 @@ def case_questions():
                   ["sparql", "-e", "SELECT ?api (SUM(?b) AS ?bytes) (SUM(?c) AS ?calls) WHERE { "
                    "?a provio:api ?api ; provio:bytes ?b ; provio:count ?c } GROUP BY ?api"]]
     shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "share", "provio", "queries")
-    questions += [["sparql", os.path.join(shipped, rq)] for rq in sorted(os.listdir(shipped))]
+    # Virtuoso 7 answers checkpoint-config.rq's UNION of the two kinds of load with no rows (each
+    # kind alone has its rows) and takes minutes over the whole query: Oxigraph's server only.
+    questions += [["sparql", os.path.join(shipped, rq)] for rq in sorted(os.listdir(shipped))
+                  if args.engine == "oxigraph" or rq != "checkpoint-config.rq"]
     questions += [["objects", "many.h5"], ["select", "--filter", "file=~many", "--sort", "-bytes", "--limit", "5"]]
     questions += [["objects", "attrs.h5"]]
     # select's aggregates over groupable fields are summed by the server (min, max, mean too).
