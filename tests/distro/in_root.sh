@@ -41,6 +41,8 @@ step h5py-suite python3 /provio/tests/distro/h5py_suite.py --plugins "$plugins" 
 grep -h "^h5py suite\|^  " "$work/h5py-suite.log" | head -20
 # Python users of the distribution's HDF5: netCDF4, h5py over MPI-IO, the DataLoader workers'
 # os._exit, and the two PyTorch examples answering docs/cookbook.md's questions.
-step python ctest --test-dir "$build" -L python -j 2 --output-on-failure
+# ml.provlake asks its questions in SPARQL, whose engine (Oxigraph under node) the roots do not
+# have: it runs on the host (scripts/test.sh).
+step python ctest --test-dir "$build" -L python -E '^ml[.]provlake$' -j 2 --output-on-failure
 grep -hE "tests passed|tests failed|\(Failed\)" "$work/python.log" | sed 's/^/  /'
 exit "$failed"
