@@ -41,7 +41,7 @@ packages=(
   # Virtuoso Open Source's binaries for the store-server tests (no system service); openssl makes
   # the test server's self-signed certificate (store_server.auth)
   libcurl4-gnutls-dev virtuoso-opensource-7-bin openssl
-  nettle-dev  # SHA-256 of IRIs too long for a SPARQL server (tools/graph/long_iri.h)
+  nettle-dev  # SHA-256 of IRIs too long for a SPARQL server (tools/sparql/long_iri.h)
   # prov-query's SPARQL engine and the second SPARQL server of the store-server tests:
   # Oxigraph's engine under node (below)
   nodejs

@@ -1,10 +1,10 @@
 // The SPARQL client's pure parts: XML results, N-Triples answers, query forms, URL derivation.
 #include <gtest/gtest.h>
 
-#include "graph/http.h"
-#include "graph/long_iri.h"
-#include "graph/sparql_results.h"
-#include "graph/sparql_server.h"
+#include "net/http.h"
+#include "sparql/long_iri.h"
+#include "sparql/sparql_results.h"
+#include "sparql/sparql_server.h"
 
 namespace ps = provio::sparql;
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/trust.h"
 #include "graph/graph.h"
-#include "graph/trust.h"
 
 namespace provio::rdf {
 
@@ -27,7 +27,7 @@ struct ReadResult {
 // a file is taken as given. Entries that cannot be read, and anything but regular files, are
 // reported in `result` and counted as damaged; so are other files found in directories unless
 // `other_files_are_damage` is false (then they are left out silently). An input or entry another
-// user could have planted (graph/trust.h) is refused and counted as damaged, or with
+// user could have planted (cli/trust.h) is refused and counted as damaged, or with
 // OtherOwners::kWarn read after a warning naming it. graph/input.cc.
 std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result,
                                      bool other_files_are_damage = true,

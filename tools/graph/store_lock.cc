@@ -11,9 +11,9 @@
 #include <cstring>
 #include <string_view>
 
+#include "cli/trust.h"
 #include "graph/output.h"
 #include "graph/temporary.h"
-#include "graph/trust.h"
 #include "store/output_dir.h"
 
 namespace provio::rdf {

@@ -40,8 +40,6 @@ std::string format_seconds(std::uint64_t ns);
 
 // Valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF)?
 bool valid_utf8(std::string_view s);
-// Offset of the first byte that does not start a valid UTF-8 sequence, npos if none.
-std::size_t utf8_error_at(std::string_view s);
 // The last `n` characters (code points) of UTF-8 `s`: cut on a character boundary.
 std::string_view utf8_tail(std::string_view s, std::size_t n);
 // Appends code point `cp` as UTF-8.

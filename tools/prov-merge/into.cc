@@ -13,13 +13,13 @@
 #include <map>
 #include <set>
 
+#include "cli/terminal.h"
 #include "graph/fold.h"
 #include "graph/graph.h"
-#include "graph/long_iri.h"
 #include "graph/reader.h"
-#include "graph/terminal.h"
 #include "graph/terms.h"
 #include "graph/writer.h"
+#include "sparql/long_iri.h"
 #include "staging.h"
 
 namespace provio::into {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/sparql_server.h"
+#include "sparql/sparql_server.h"
 
 namespace provio::into {
 

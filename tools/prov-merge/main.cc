@@ -19,18 +19,18 @@
 #include <utility>
 #include <vector>
 
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/terminal.h"
+#include "cli/trust.h"
 #include "graph/bytes.h"
-#include "graph/cli.h"
 #include "graph/fold.h"
 #include "graph/graph.h"
-#include "graph/options.h"
 #include "graph/output.h"
-#include "graph/progress.h"
 #include "graph/reader.h"
 #include "graph/store.h"
 #include "graph/store_lock.h"
-#include "graph/terminal.h"
-#include "graph/trust.h"
 #include "graph/writer.h"
 #include "into.h"
 #include "query/query_graph.h"

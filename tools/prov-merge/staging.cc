@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "graph/http.h"
+#include "net/http.h"
 
 namespace provio::into {
 namespace {

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "graph/cli.h"
-#include "graph/options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/terminal.h"
 #include "graph/output.h"
-#include "graph/progress.h"
-#include "graph/terminal.h"
 #include "query/counting.h"
 #include "query/lineage.h"
 #include "query/ml_questions.h"

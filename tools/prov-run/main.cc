@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/cli.h"
-#include "graph/options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
 #include "job_env.h"
 #include "launcher.h"
 #include "layout.h"
@@ -85,7 +85,7 @@ int misuse(const std::string& message) {
   return kExitFailed;
 }
 
-// prov-run's options (graph/options.h); the first other word is the command.
+// prov-run's options (cli/options.h); the first other word is the command.
 const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--help", "-h", false},
     {"--version", "-V", false},

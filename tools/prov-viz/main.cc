@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "graph/cli.h"
-#include "graph/options.h"
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/terminal.h"
 #include "graph/output.h"
-#include "graph/progress.h"
-#include "graph/terminal.h"
 #include "lineage_dot.h"
 #include "query/counting.h"
 #include "query/query_graph.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/sparql_server.h"
+#include "sparql/sparql_server.h"
 
 namespace provio::query {
 

@@ -15,10 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/trust.h"
 #include "graph/graph.h"
 #include "graph/graph_index.h"
 #include "graph/status.h"
-#include "graph/trust.h"
 #include "graph/vocabulary.h"
 #include "query/remote_graph.h"
 #include "query/table.h"
@@ -48,7 +48,7 @@ class QueryGraph {
   // files (searched recursively), or a prov-merge store directory (graph/store_layout.h), which
   // must be the only input. Damaged input is not an error: what is whole is loaded and
   // messages() names what was dropped, exactly as prov-merge reports it. An input another user
-  // could have planted (graph/trust.h) is refused, or with OtherOwners::kWarn read with a warning.
+  // could have planted (cli/trust.h) is refused, or with OtherOwners::kWarn read with a warning.
   Status load(const std::vector<std::string>& inputs,
               tools::OtherOwners other_owners = tools::OtherOwners::kRefuse);
   // Holds a graph already read and folded (prov-merge's, to index the store it has just written

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <map>
 
-#include "graph/long_iri.h"
 #include "query/query_graph.h"
 #include "query/sparql_answer.h"
+#include "sparql/long_iri.h"
 
 namespace provio::query {
 namespace {

@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
-#include "graph/sparql_server.h"
 #include "query/activity_groups.h"
 #include "query/table.h"
+#include "sparql/sparql_server.h"
 
 namespace provio::query {
 

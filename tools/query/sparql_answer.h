@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "graph/sparql_results.h"
 #include "query/table.h"
+#include "sparql/sparql_results.h"
 
 namespace provio::query {
 

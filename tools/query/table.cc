@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "graph/terminal.h"
+#include "cli/terminal.h"
 #include "graph/vocabulary.h"
 
 namespace provio::query {

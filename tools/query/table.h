@@ -1,7 +1,7 @@
 // Result tables: what every prov-query question returns, and the four ways to print one.
 // Hard rule: every format is exact. CSV/TSV/JSON carry full IRIs and literal values; only the
 // aligned table (for people) abbreviates IRIs with the well-known prefixes and escapes control
-// characters (graph/terminal.h), as CSV and TSV do when they go to a terminal. JSON writes every
+// characters (cli/terminal.h), as CSV and TSV do when they go to a terminal. JSON writes every
 // control character as \uXXXX, so it is exact and safe on a terminal.
 #pragma once
 

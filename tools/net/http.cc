@@ -1,5 +1,5 @@
 // HTTP through libcurl (see http.h).
-#include "graph/http.h"
+#include "net/http.h"
 
 #include <curl/curl.h>
 #include <sys/stat.h>

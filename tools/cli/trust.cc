@@ -1,5 +1,5 @@
 // The whole-path rule for the tools' inputs (see trust.h).
-#include "graph/trust.h"
+#include "cli/trust.h"
 
 #include <dirent.h>
 #include <pwd.h>

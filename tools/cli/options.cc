@@ -1,10 +1,10 @@
 // The tools' option parser (see options.h).
-#include "graph/options.h"
+#include "cli/options.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "graph/cli.h"
+#include "cli/cli.h"
 
 namespace provio::tools {
 namespace {

@@ -1,5 +1,5 @@
 // SPARQL 1.1 Protocol, Update and Graph Store Protocol requests (see sparql_server.h).
-#include "graph/sparql_server.h"
+#include "sparql/sparql_server.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <map>
 
-#include "graph/long_iri.h"
 #include "graph/vocabulary.h"
+#include "sparql/long_iri.h"
 
 namespace provio::sparql {
 namespace {

@@ -1,5 +1,5 @@
 // Terminal progress line (progress.h).
-#include "graph/progress.h"
+#include "cli/progress.h"
 
 #include <unistd.h>
 

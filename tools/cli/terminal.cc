@@ -1,9 +1,9 @@
 // Escaping text for a terminal (see terminal.h).
-#include "graph/terminal.h"
+#include "cli/terminal.h"
 
 #include <unistd.h>
 
-#include "graph/terms.h"
+#include <cstdint>
 
 namespace provio::tools {
 namespace {
@@ -17,12 +17,37 @@ void append_hex(std::string& out, const char* prefix, unsigned value, int digits
 
 }  // namespace
 
+std::size_t utf8_error_at(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n;) {
+    unsigned c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    // Length and the smallest code point of that length (anything below is an overlong form).
+    std::size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    if (c >= 0xF5) len = 0;
+    if (len == 0 || i + len > n) return i;
+    std::uint32_t cp = c & (0xFFu >> (len + 1));
+    for (std::size_t k = 1; k < len; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return i;
+      cp = cp << 6 | (p[i + k] & 0x3F);
+    }
+    static constexpr std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
 std::string escape_controls(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   while (!text.empty()) {
     // Valid UTF-8 up to `bad`: only its controls are escaped; the byte at `bad` is not UTF-8.
-    std::size_t bad = rdf::utf8_error_at(text);
+    std::size_t bad = utf8_error_at(text);
     std::string_view valid = text.substr(0, bad);
     for (std::size_t i = 0; i < valid.size(); ++i) {
       auto c = static_cast<unsigned char>(valid[i]);

@@ -1,6 +1,6 @@
-// parse_options (tools/graph/options.h): values inline and apart, "--", and every misuse it must
+// parse_options (tools/cli/options.h): values inline and apart, "--", and every misuse it must
 // refuse with a message naming the option.
-#include "graph/options.h"
+#include "cli/options.h"
 
 #include <gtest/gtest.h>
 

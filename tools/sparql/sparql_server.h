@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/http.h"
-#include "graph/sparql_results.h"
+#include "net/http.h"
+#include "sparql/sparql_results.h"
 
 namespace provio::sparql {
 

@@ -1,7 +1,7 @@
 // SPARQL XML results reader (see sparql_results.h). The format is a fixed shape of a few
 // elements, so a scanner over tags and character data does: no general XML parser, no DTDs, no
 // namespaces beyond ignoring prefixes the format does not use.
-#include "graph/sparql_results.h"
+#include "sparql/sparql_results.h"
 
 #include <raptor2.h>
 

@@ -12,6 +12,10 @@
 
 namespace provio::tools {
 
+// Offset of the first byte that does not start a valid UTF-8 sequence (overlong forms, surrogates
+// and code points past U+10FFFF included), npos if none.
+std::size_t utf8_error_at(std::string_view s);
+
 // `text` with control characters shown escaped: \n \r \t, other C0 controls and DEL as \xHH, the
 // C1 controls (U+0080..U+009F) as \u0080..\u009f, and bytes that are not UTF-8 as \xHH.
 std::string escape_controls(std::string_view text);

@@ -1,5 +1,5 @@
 // Over-long IRIs on a SPARQL server (see long_iri.h).
-#include "graph/long_iri.h"
+#include "sparql/long_iri.h"
 
 #include <nettle/sha2.h>
 

@@ -1,12 +1,12 @@
 // Shared command-line behaviour of the provio tools (cli.h).
-#include "graph/cli.h"
+#include "cli/cli.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
 
+#include "cli/version.h"
 #include "graph/store_layout.h"
-#include "graph/version.h"
 #include "model/output_dir_name.h"
 
 namespace provio::tools {

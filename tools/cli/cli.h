@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "graph/trust.h"
+#include "cli/trust.h"
 
 namespace provio::tools {
 
