@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Smoke test of the benchmark scripts docs/performance.md quotes: each runs once at a tiny size
-# and prints the rows its figures come from. Figures are not checked (timing is the scripts' job,
+# Smoke test of the benchmarks docs/performance.md quotes, each through bench/run once at a tiny
+# size: it must print the rows its figures come from. Figures are not checked (timing is the scripts' job,
 # never a test's); a script that stops, or loses a kernel or a level, fails here in seconds
 # instead of at the next measurement.
 #   smoke.sh SOURCE_DIR BUILD_DIR
@@ -27,25 +27,35 @@ expect_rows() {
 
 small_kernels=(small_write small_read small_io_write small_io_read small_mpio_write small_mpio_read)
 
-bench/vol/run --runs 1 --ranks 1 --particles 256 --steps 1 --groups 2 --small 20 >"$scratch/vol_run.txt" ||
-  fail "bench/vol/run stopped"
-expect_rows "bench/vol/run" "$scratch/vol_run.txt" "1 | vpic" "1 | bdcats" "1 | metadata" \
+bench/run vol --runs 1 --ranks 1 --particles 256 --steps 1 --groups 2 --small 20 >"$scratch/vol_run.txt" ||
+  fail "bench/run vol stopped"
+expect_rows "bench/run vol" "$scratch/vol_run.txt" "1 | vpic" "1 | bdcats" "1 | metadata" \
   "${small_kernels[@]/#/1 | }"
 
-bench/vol/paired --runs 1 --rounds 1 --ranks 2 --particles 256 --steps 1 --groups 2 --small 20 \
+bench/run vol/paired --runs 1 --rounds 1 --ranks 2 --particles 256 --steps 1 --groups 2 --small 20 \
   --levels "off summary" --kernels "vpic bdcats metadata ${small_kernels[*]}" >"$scratch/vol_paired.txt" ||
-  fail "bench/vol/paired stopped"
-expect_rows "bench/vol/paired" "$scratch/vol_paired.txt" vpic bdcats metadata "${small_kernels[@]}"
+  fail "bench/run vol/paired stopped"
+expect_rows "bench/run vol/paired" "$scratch/vol_paired.txt" vpic bdcats metadata "${small_kernels[@]}"
 
-bench/posix/run --runs 1 --iterations 200 >"$scratch/posix_run.txt" || fail "bench/posix/run stopped"
-bench/posix/run --paired 1 --runs 1 --iterations 200 >"$scratch/posix_paired.txt" ||
-  fail "bench/posix/run --paired stopped"
+bench/run posix --runs 1 --iterations 200 >"$scratch/posix_run.txt" || fail "bench/run posix stopped"
+bench/run posix --paired 1 --runs 1 --iterations 200 >"$scratch/posix_paired.txt" ||
+  fail "bench/run posix --paired stopped"
 for out in "$scratch"/posix_*.txt; do
-  expect_rows "bench/posix/run" "$out" write_1B pread_4KiB open_close stat fopen_fwrite_fclose
+  expect_rows "bench/run posix" "$out" write_1B pread_4KiB open_close stat fopen_fwrite_fclose
 done
-bench/sparql/run --triples 2000 --runs 1 >"$scratch/sparql.txt" || fail "bench/sparql/run stopped"
+bench/run sparql --triples 2000 --runs 1 >"$scratch/sparql.txt" || fail "bench/run sparql stopped"
 for row in "load | prov-query" "lineage7 | prov-query" "lineage7 | rdflib" "lineage7 | Rasqal" "path | prov-query" \
            "two-sums | prov-query"; do
-  grep -qF "| $row" "$scratch/sparql.txt" || { cat "$scratch/sparql.txt" >&2; fail "bench/sparql/run printed no row for $row"; }
+  grep -qF "| $row" "$scratch/sparql.txt" || { cat "$scratch/sparql.txt" >&2; fail "bench/run sparql printed no row for $row"; }
 done
-echo "smoke: bench/vol/run, bench/vol/paired, bench/posix/run (plain and paired), bench/sparql/run ran"
+bench/run merge --triples 3000 --files 1,16 --runs 1 >"$scratch/merge.txt" || fail "bench/run merge stopped"
+expect_rows "bench/run merge" "$scratch/merge.txt" 1 16
+bench/run query --triples 5000 --runs 1 --raw >"$scratch/query.txt" || fail "bench/run query stopped"
+expect_rows "bench/run query" "$scratch/query.txt" "lineage --depth 10, store" "stats --by file, store, later queries" \
+  "lineage --depth 10, 16-file directory"
+bench/run ml --sweep-runs 10 --epochs 2 --batches 2 --runs 1 >"$scratch/ml.txt" || fail "bench/run ml stopped"
+expect_rows "bench/run ml" "$scratch/ml.txt" "best --metric accuracy -k 10" checkpoints
+bench/run posix/clock 1000 >"$scratch/clock.txt" || fail "bench/run posix/clock stopped"
+expect_rows "bench/run posix/clock" "$scratch/clock.txt" clock_gettime_monotonic
+bench/run --list | grep -q '^vol/paired ' || fail "bench/run --list lacks vol/paired"
+echo "smoke: bench/run vol, vol/paired, posix (plain and paired), posix/clock, sparql, merge, query, ml ran"
