@@ -57,5 +57,6 @@ bench/run ml --sweep-runs 10 --epochs 2 --batches 2 --runs 1 >"$scratch/ml.txt" 
 expect_rows "bench/run ml" "$scratch/ml.txt" "best --metric accuracy -k 10" checkpoints
 bench/run posix/clock 1000 >"$scratch/clock.txt" || fail "bench/run posix/clock stopped"
 expect_rows "bench/run posix/clock" "$scratch/clock.txt" clock_gettime_monotonic
-bench/run --list | grep -q '^vol/paired ' || fail "bench/run --list lacks vol/paired"
+bench/run --list >"$scratch/list.txt" || fail "bench/run --list stopped"
+grep -q '^vol/paired ' "$scratch/list.txt" || fail "bench/run --list lacks vol/paired"
 echo "smoke: bench/run vol, vol/paired, posix (plain and paired), posix/clock, sparql, merge, query, ml ran"
