@@ -2,7 +2,7 @@
  * one idle thread and nothing else, so that `perf stat` of posix_bench natively with and without
  * it shows what a second thread costs each system call (the kernel shares the descriptor table:
  * a file reference and the file position lock per read or write; glibc takes its cancellation
- * path). docs/performance.md, issue 11 fifth pass.
+ * path). docs/performance.md, "Clock reads and a second thread".
  *   LD_PRELOAD=build/bench/posix/libposix_idle_thread.so build/bench/posix/posix_bench DIR N write_1B */
 #include <pthread.h>
 #include <unistd.h>
