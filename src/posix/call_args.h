@@ -1,6 +1,6 @@
 // What a call's arguments say, read the way libc reads them: the descriptor under a stream or a
 // directory stream, the optional mode of open, whether open flags or a stdio mode make new
-// content. The wrappers of posix_abi.cc build their recorders from these.
+// content. The recorders of recorders.h read the wrapped calls' arguments through these.
 //
 // Hard rule: inline, and no call into libc where the answer is a field or a flag (every stdio
 // transfer and close asks for its descriptor).

@@ -11,6 +11,8 @@ namespace provio::posix {
 
 inline constexpr const char kParentRunVar[] = "PROVIO_PARENT_RUN";
 inline constexpr std::size_t kEntrySize = 1024;  // "PROVIO_PARENT_RUN=<run IRI>"
+// Environments with more entries go to the child unchanged (the copy is built on the stack).
+inline constexpr std::size_t kMaxEnv = 1 << 14;
 
 // Entries in `env` (null-terminated; nullptr counts as empty).
 std::size_t env_count(char* const* env);

@@ -4,41 +4,32 @@
 // each records.
 //
 // Hard rule: each exported function is one call of the skeleton in wrapper.h (resolve, guard,
-// time, call, save errno, record, restore errno), with a recorder built by one of the helpers
-// below; nothing here returns anything but the real function's result. Failed calls record
-// nothing.
-#include <alloca.h>
+// time, call, save errno, record, restore errno), with a recorder from recorders.h (exec and
+// spawn: exec_calls.h); nothing here returns anything but the real function's result. Failed
+// calls record nothing. A variadic function keeps only what C requires of it (va_start and
+// va_end); what it does with its list is written once, in the helper it calls.
 #include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <string>
-
-#include "model/entities.h"
-#include "model/identity.h"
-#include "model/iri.h"
 #include "posix/call_args.h"
-#include "posix/exec_env.h"
+#include "posix/exec_calls.h"
+#include "posix/export.h"
 #include "posix/fd_table.h"
 #include "posix/paths.h"
-#include "posix/store_state.h"
-#include "posix/versions.h"
+#include "posix/recorders.h"
 #include "posix/wrapper.h"
-#include "store/recorder.h"
 
 // decltype(&::open) carries glibc's nonnull / warn_unused_result attributes, which a function
 // pointer type cannot hold; dropping them is what we want.
 #pragma GCC diagnostic ignored "-Wignored-attributes"
-
-#define PROVIO_EXPORT extern "C" __attribute__((visibility("default")))
 
 // glibc's fortified and compatibility entry points, which its headers declare only under
 // _FORTIFY_SOURCE or not at all any more.
@@ -70,374 +61,6 @@ int __fxstatat64(int ver, int dirfd, const char* path, struct stat64* st, int fl
 
 namespace provio::posix {
 namespace {
-
-using model::EntityClass;
-using model::EntityId;
-using model::kNoEntity;
-using model::kNoOffset;
-using model::Op;
-
-[[gnu::always_inline]] inline void emit(Op op, model::ApiId api, EntityId e, std::uint64_t bytes,
-                                        std::int64_t offset, const Timing& t, EntityId other = kNoEntity) {
-  if (e == kNoEntity) return;
-  // POSIX calls HDF5 makes inside a VOL callback: the connector records the HDF5 call; these
-  // stay visible but marked (kFlagNested), and the I/O statistics skip them (docs/posix.md).
-  // The event is built before the state is looked up: a thread's first lookup calls into
-  // libprovio, and nothing then lives across that call. Always inline: out of line (as GCC left
-  // it in some recorders) the call and its frame were ~15 instructions per event.
-  model::Event ev{op, model::kFlagNone, api, e, other, bytes, offset, t.start_ns, t.elapsed_ns};
-  store::ThreadState* state = store_state();
-  ev.flags = store::nested_flag(state);
-  store::record_as_owner(state, ev);
-}
-
-// A transfer through a descriptor. A write makes its close end a write epoch; a read carries the
-// version it reads (posix/versions.h). Recorded first, so the
-// recorder's exit handler is registered before the one of versions.cc (which must run first).
-// One copy per operation, chosen at compile time (one copy for both tested it at run time).
-template <Op op>
-void emit_transfer(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset, const Timing& t);
-
-// A write through a descriptor not yet resolved, or the image's first write epoch: the record,
-// then the mark (whose first one registers the exit handler of versions.cc after the recorder's).
-[[gnu::noinline]] void emit_first_write(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
-                                        const Timing& t) {
-  emit(Op::kWrite, api, fd_entity(fd), bytes, offset, t);
-  mark_written(fd);
-}
-
-template <>
-void emit_transfer<Op::kWrite>(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
-                               const Timing& t) {
-  std::uint32_t v = fd_table().get(fd);
-  if (v == kIgnored) return;
-  if (!slot_used(v) || !write_epochs_noted()) return emit_first_write(api, fd, bytes, offset, t);
-  // Marked before the record, so that nothing follows it: nothing then lives across its call, and
-  // no register is saved (every fwrite of a stream opened for appending marks it).
-  mark_slot_written(fd, v);
-  emit(Op::kWrite, api, slot_entity(v), bytes, offset, t);
-}
-
-template <>
-void emit_transfer<Op::kRead>(model::ApiId api, int fd, std::uint64_t bytes, std::int64_t offset,
-                              const Timing& t) {
-  EntityId e = fd_entity(fd);
-  emit(Op::kRead, api, e, bytes, offset, t, version_read(fd, e));
-}
-
-// The entity a used descriptor was bound to, without resolving unknown ones (for close: it is
-// gone).
-EntityId known_entity(int fd) {
-  std::uint32_t v = fd_table().get(fd);
-  return slot_used(v) ? slot_entity(v) : kNoEntity;
-}
-
-// A successful close; versions.cc records those that end a write epoch.
-void record_close(model::ApiId api, int fd, const Timing& t, const PendingVersion& pending) {
-  if (pending.file != kNoEntity) return record_written_close(api, t.start_ns, t.elapsed_ns, pending);
-  emit(Op::kClose, api, known_entity(fd), 0, kNoOffset, t);
-}
-
-// Moving data through a descriptor (or changing its file) uses it; touching it does not.
-EntityId fd_entity_for(Op op, int fd) {
-  bool uses = op == Op::kRead || op == Op::kWrite || op == Op::kModify || op == Op::kOpen;
-  return uses ? fd_entity(fd) : fd_entity_if_used(fd);
-}
-
-// ---- recorders: one per kind of call ----
-//
-// Each takes its wrapper's Symbol as a template argument (`opened<s_open>(…)`), so that every
-// wrapper's recorder, and so its instance of traced(), is a type of its own. With the symbol as a
-// function argument, twins of one signature (open and open64, fopen and fopen64, fwrite and
-// fwrite_unlocked, pread and pread64) shared one out-of-line instance, called with the symbol
-// and the recorder's captures through memory; now each is called once and inlined into its
-// wrapper (fopen + fwrite + fclose −49 instructions, open + close −25, pread −23, stat −32).
-
-template <const auto& sym>
-auto opened(int dirfd, const char* path, int flags) {
-  return [dirfd, path, flags](int fd, const Timing& t) {
-    if (fd < 0) return;
-    bool truncating = (flags & O_TRUNC) || creates(flags);  // starts a write epoch
-    EntityId e = bind_opened(fd, dirfd, path, (flags & O_DIRECTORY) != 0, truncating ? kWritten : 0);
-    emit(creates(flags) ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
-    // After the record (emit_transfer says why); an untracked file starts no epoch.
-    if (truncating && e != kNoEntity) note_write_epoch();
-  };
-}
-
-// read, write and friends: the result is the number of bytes moved.
-template <const auto& sym, Op op>
-auto transfer(int fd, std::int64_t offset = kNoOffset) {
-  return [fd, offset](auto result, const Timing& t) {
-    if (result < 0) return;
-    emit_transfer<op>(sym.api(), fd, static_cast<std::uint64_t>(result), offset, t);
-  };
-}
-
-// fsync, ftruncate, lseek, fstat, …: success is a non-negative result.
-template <const auto& sym>
-auto on_fd(Op op, int fd) {
-  return [op, fd](auto result, const Timing& t) {
-    if (result < 0) return;
-    emit(op, sym.api(), fd_entity_for(op, fd), 0, kNoOffset, t);
-    if (op == Op::kModify) mark_written(fd);
-  };
-}
-
-template <const auto& sym>
-auto on_path(Op op, int dirfd, const char* path, bool follow, EntityClass cls) {
-  return [op, dirfd, path, follow, cls](int result, const Timing& t) {
-    if (result != 0) return;
-    emit(op, sym.api(), path_entity(dirfd, path, follow, cls), 0, kNoOffset, t);
-  };
-}
-
-// Names that change meaning: renames, deletions, new links.
-template <const auto& sym>
-auto on_name_change(Op op, int dirfd, const char* path, EntityClass cls) {
-  return [op, dirfd, path, cls](int result, const Timing& t) {
-    if (result != 0) return;
-    names_changed();
-    emit(op, sym.api(), path_entity(dirfd, path, false, cls), 0, kNoOffset, t);
-  };
-}
-
-// stat family: regular files and directories only (not terminals, sockets, symlinks themselves).
-template <const auto& sym, typename St>
-auto stat_path(int dirfd, const char* path, bool follow, const St* st) {
-  return [dirfd, path, follow, st](int result, const Timing& t) {
-    if (result != 0 || !(S_ISREG(st->st_mode) || S_ISDIR(st->st_mode))) return;
-    EntityClass cls = S_ISDIR(st->st_mode) ? EntityClass::kDirectory : EntityClass::kFile;
-    emit(Op::kAccess, sym.api(), path_entity(dirfd, path, follow, cls), 0, kNoOffset, t);
-  };
-}
-
-// fstatat and friends: an empty path with AT_EMPTY_PATH means the descriptor itself.
-template <const auto& sym, typename St>
-auto stat_at(int dirfd, const char* path, int flags, const St* st) {
-  return [dirfd, path, flags, st](int result, const Timing& t) {
-    if (result != 0) return;
-    if ((flags & AT_EMPTY_PATH) && path && !*path) {
-      emit(Op::kAccess, sym.api(), fd_entity_if_used(dirfd), 0, kNoOffset, t);
-      return;
-    }
-    stat_path<sym>(dirfd, path, (flags & AT_SYMLINK_NOFOLLOW) == 0, st)(result, t);
-  };
-}
-
-template <const auto& sym>
-auto renamed(int olddir, const char* oldpath, int newdir, const char* newpath) {
-  return [olddir, oldpath, newdir, newpath](int result, const Timing& t) {
-    if (result != 0) return;
-    names_changed();
-    struct stat st;
-    bool dir = fstatat(newdir, newpath, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
-    EntityClass cls = dir ? EntityClass::kDirectory : EntityClass::kFile;
-    EntityId from = path_entity(olddir, oldpath, false, cls);
-    EntityId to = path_entity(newdir, newpath, false, cls);
-    // Moving across the exclusion boundary: the tracked side appeared or disappeared.
-    if (from && to)
-      emit(Op::kRename, sym.api(), from, 0, kNoOffset, t, to);
-    else if (to)
-      emit(Op::kCreate, sym.api(), to, 0, kNoOffset, t);
-    else if (from)
-      emit(Op::kDelete, sym.api(), from, 0, kNoOffset, t);
-  };
-}
-
-// A hard link: the new name is derived from the old one (recorded as a copy).
-template <const auto& sym>
-auto linked(int olddir, const char* oldpath, int newdir, const char* newpath, bool follow) {
-  return [olddir, oldpath, newdir, newpath, follow](int result, const Timing& t) {
-    if (result != 0) return;
-    names_changed();
-    EntityId from = path_entity(olddir, oldpath, follow, EntityClass::kFile);
-    EntityId to = path_entity(newdir, newpath, false, EntityClass::kFile);
-    if (from && to)
-      emit(Op::kCopy, sym.api(), from, 0, kNoOffset, t, to);
-    else if (to)
-      emit(Op::kCreate, sym.api(), to, 0, kNoOffset, t);
-  };
-}
-
-// copy_file_range, sendfile: one transfer read from `in` and written to `out`; each side gets half
-// the call's time, so time totals stay exact.
-template <const auto& sym>
-auto copied(int in, int out) {
-  return [in, out](ssize_t r, const Timing& t) {
-    if (r < 0) return;
-    Timing half{t.start_ns, t.elapsed_ns / 2};
-    emit_transfer<Op::kRead>(sym.api(), in, static_cast<std::uint64_t>(r), kNoOffset, half);
-    half.elapsed_ns = t.elapsed_ns - half.elapsed_ns;
-    emit_transfer<Op::kWrite>(sym.api(), out, static_cast<std::uint64_t>(r), kNoOffset, half);
-  };
-}
-
-// mmap of a file: an access (anonymous mappings go straight through untimed).
-template <typename Fn, typename Off>
-void* map(const Symbol<Fn>& sym, void* addr, size_t len, int prot, int flags, int fd, Off off) {
-  if (fd < 0 || (flags & MAP_ANONYMOUS)) return passthrough(sym, addr, len, prot, flags, fd, off);
-  auto record = [&sym, fd](void* r, const Timing& t) {
-    if (r != MAP_FAILED) emit(Op::kAccess, sym.api(), fd_entity(fd), 0, kNoOffset, t);
-  };
-  return traced(sym, record, addr, len, prot, flags, fd, off);
-}
-
-// dup and friends record nothing: the new descriptor names what the old one did.
-auto duplicated(int from) {
-  return [from](int to, const Timing&) {
-    if (to >= 0 && to != from) fd_table().set(to, fd_table().get(from));
-  };
-}
-
-// fcntl: only the duplicating commands matter. The third argument is passed on as glibc reads it
-// (int and pointer arguments alike).
-template <typename Fn>
-int control(const Symbol<Fn>& sym, int fd, int cmd, void* arg) {
-  auto record = [fd, cmd](int r, const Timing& t) {
-    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd)(r, t);
-  };
-  return traced(sym, record, fd, cmd, arg);
-}
-
-template <const auto& sym>
-auto on_stream_open(const char* path, const char* mode) {
-  return [path, mode](FILE* f, const Timing& t) {
-    if (!f) return;
-    int fd = stream_fd(f);
-    if (fd < 0) return;
-    bool creating = mode_creates(mode);
-    EntityId e;
-    if (path) {
-      e = bind_opened(fd, AT_FDCWD, path, false, creating ? kWritten : 0);
-    } else {  // freopen(NULL, mode, f): same file, new mode
-      fd_table().clear(fd);
-      e = fd_entity(fd);
-    }
-    emit(creating ? Op::kCreate : Op::kOpen, sym.api(), e, 0, kNoOffset, t);
-    // After the record, as in opened(). An open by name marked its slot as it bound it; freopen's
-    // slot was bound again, unmarked, by fd_entity().
-    if (creating && !path) mark_written(fd);
-    if (creating && path && e != kNoEntity) note_write_epoch();
-  };
-}
-
-// close and fclose: one path. The version a written descriptor leaves is prepared before the
-// call (versions.h), the close recorded after it, and the slot forgotten whatever the result:
-// Linux releases the descriptor whatever close returns, and a slot that is reused meanwhile is
-// resolved again on first use. `fd` is -1 for a stream without a descriptor.
-template <typename Fn, typename Arg>
-int closed(const Symbol<Fn>& sym, int fd, Arg arg) {
-  PendingVersion pending = before_close(fd);
-  int result = traced(
-      sym,
-      [&sym, fd, &pending](int r, const Timing& t) {
-        if (r == 0) record_close(sym.api(), fd, t, pending);
-      },
-      arg);
-  if (fd >= 0) fd_table().clear(fd);
-  return result;
-}
-
-// stdio transfers: `bytes(result)` is what moved, or negative when nothing is to be recorded.
-// The operation is a template argument: a stdio write or read is then one path, with no test of
-// what it is.
-template <const auto& sym, Op op, typename Bytes>
-auto on_stream(FILE* f, Bytes bytes) {
-  return [f, bytes](auto result, const Timing& t) {
-    std::int64_t n = bytes(result);
-    if (n < 0) return;
-    if constexpr (op == Op::kRead || op == Op::kWrite)
-      emit_transfer<op>(sym.api(), stream_fd(f), static_cast<std::uint64_t>(n), kNoOffset, t);
-    else
-      emit(op, sym.api(), fd_entity_for(op, stream_fd(f)), static_cast<std::uint64_t>(n), kNoOffset, t);
-  };
-}
-
-auto items_of(size_t size) {
-  return [size](size_t items) { return static_cast<std::int64_t>(items * size); };
-}
-auto line_length(char* line) {
-  return line ? static_cast<std::int64_t>(strlen(line)) : -1;
-}
-auto printed(int n) {
-  return static_cast<std::int64_t>(n);
-}
-auto zero_on_success(int r) {
-  return r == 0 ? std::int64_t{0} : std::int64_t{-1};
-}
-auto length_on_success(const char* s, std::size_t extra = 0) {
-  return [s, extra](int r) { return r >= 0 ? static_cast<std::int64_t>(strlen(s) + extra) : -1; };
-}
-
-// ---- exec: flush everything, pass our run as the child's parent ----
-
-// The executable as an entity. Exclusions do not apply: which program ran is provenance even when
-// it lives in /usr/bin.
-EntityId program_entity(const std::string& path) {
-  // The record is made before the real call (a successful exec does not return). Callers that do
-  // their own PATH search (Python's subprocess) try names that do not exist: no record for those.
-  if (path.empty() || access(path.c_str(), X_OK) != 0) return kNoEntity;
-  return model::canonical_file_entity(model::canonical_path(path), EntityClass::kFile);
-}
-
-constexpr std::size_t kMaxEnv = 1 << 14;  // larger environments go through unchanged
-
-// Whether the call replaces this image (exec: flush everything first) or starts a child (spawn).
-enum class Hand { kOver, kSpawn };
-
-// Records the exec of `program()`, flushes every thread's provenance when this image ends (exec
-// discards it and its buffers) and fills `out` with the child's environment. false: go straight
-// through. In a child that shares our memory without being a fork child (a raw vfork or clone
-// that bypassed the shim: another pid) it only prepares the environment.
-template <typename Fn, typename Program>
-bool before_exec(const Symbol<Fn>& sym, Hand hand, Program program, char* const* envp, char** out,
-                 char* entry) {
-  if (!out || tls_inside || !active()) return false;
-  Inside inside;
-  model::ErrnoSaver saved;
-  try {
-    const model::Identity& id = model::identity();
-    if (getpid() == id.pid) {
-      model::clock::Stopwatch watch;
-      emit(Op::kAccess, sym.api(), program(), 0, kNoOffset, Timing{watch.start_wall_ns(), 0});
-      if (hand == Hand::kOver) store::flush_all();
-    }
-    if (!parent_run_entry(entry)) return false;
-  } catch (...) {
-    return false;
-  }
-  child_env(out, envp, entry);
-  return true;
-}
-
-// Runs `call(envp)` with the child environment, built on this frame's stack (alloca: the memory
-// must outlive the real exec call, which happens inside `call`).
-template <typename Fn, typename Program, typename Call>
-int with_child_env(const Symbol<Fn>& sym, Hand hand, Program program, char* const* envp, Call call) {
-  std::size_t n = env_count(envp);
-  char** env = n < kMaxEnv ? static_cast<char**>(alloca((n + 2) * sizeof(char*))) : nullptr;
-  char entry[kEntrySize];
-  return call(before_exec(sym, hand, program, envp, env, entry) ? env : envp);
-}
-
-Symbol<decltype(&::execve)> s_real_execve{"execve"};
-Symbol<decltype(&::execvpe)> s_real_execvpe{"execvpe"};
-
-// execve / execvpe with our environment; `search`: look `file` up in PATH as execvp does.
-template <typename Fn>
-int exec_with(const Symbol<Fn>& sym, bool search, const char* file, char* const* argv, char* const* envp) {
-  auto program = [search, file] {
-    return program_entity(search ? search_path(file) : std::string(file ? file : ""));
-  };
-  return with_child_env(sym, Hand::kOver, program, envp, [search, file, argv](char* const* env) {
-    return search ? passthrough(s_real_execvpe, file, argv, env)
-                  : passthrough(s_real_execve, file, argv, env);
-  });
-}
-
-// execl and friends: the variadic argument list as an argv array on the stack.
-constexpr std::size_t kMaxArgs = 1 << 16;
 
 // ---- the symbols ----
 
@@ -577,27 +200,6 @@ Symbol<decltype(&::fork)> s_vfork{"fork", "vfork"};
 Symbol<decltype(&::posix_spawn)> s_posix_spawn{"posix_spawn"};
 Symbol<decltype(&::posix_spawnp)> s_posix_spawnp{"posix_spawnp", "posix_spawn"};
 
-// execl and friends: the arguments after `arg0` up to the terminating null pointer.
-std::size_t count_args(va_list ap) {
-  va_list count;
-  va_copy(count, ap);
-  std::size_t argc = 1;
-  while (argc < kMaxArgs && va_arg(count, char*)) ++argc;
-  va_end(count);
-  return argc;
-}
-
-// Fills `argv` (room for argc + 1) and returns what follows the null pointer when `with_env`
-// (execle's environment). `ap` is used up.
-char* const* collect_args(char** argv, const char* arg0, std::size_t argc, va_list ap, bool with_env) {
-  argv[0] = const_cast<char*>(arg0);
-  for (std::size_t i = 1; i < argc; ++i) argv[i] = va_arg(ap, char*);
-  argv[argc] = nullptr;
-  if (!with_env) return nullptr;
-  (void)va_arg(ap, char*);  // the terminating null pointer
-  return va_arg(ap, char* const*);
-}
-
 }  // namespace
 }  // namespace provio::posix
 
@@ -608,33 +210,33 @@ using namespace provio::posix;  // NOLINT: this file is the ABI of that namespac
 PROVIO_EXPORT int open(const char* path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  mode_t mode = mode_arg(flags, ap);
+  int fd = open_with_mode<s_open>(AT_FDCWD, path, flags, ap);
   va_end(ap);
-  return traced(s_open, opened<s_open>(AT_FDCWD, path, flags), path, flags, mode);
+  return fd;
 }
 
 PROVIO_EXPORT int open64(const char* path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  mode_t mode = mode_arg(flags, ap);
+  int fd = open_with_mode<s_open64>(AT_FDCWD, path, flags, ap);
   va_end(ap);
-  return traced(s_open64, opened<s_open64>(AT_FDCWD, path, flags), path, flags, mode);
+  return fd;
 }
 
 PROVIO_EXPORT int openat(int dirfd, const char* path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  mode_t mode = mode_arg(flags, ap);
+  int fd = open_with_mode<s_openat>(dirfd, path, flags, ap);
   va_end(ap);
-  return traced(s_openat, opened<s_openat>(dirfd, path, flags), dirfd, path, flags, mode);
+  return fd;
 }
 
 PROVIO_EXPORT int openat64(int dirfd, const char* path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  mode_t mode = mode_arg(flags, ap);
+  int fd = open_with_mode<s_openat64>(dirfd, path, flags, ap);
   va_end(ap);
-  return traced(s_openat64, opened<s_openat64>(dirfd, path, flags), dirfd, path, flags, mode);
+  return fd;
 }
 
 PROVIO_EXPORT int __open_2(const char* path, int flags) {
@@ -784,16 +386,16 @@ PROVIO_EXPORT int dup3(int fd, int to, int flags) noexcept {
 PROVIO_EXPORT int fcntl(int fd, int cmd, ...) {
   va_list ap;
   va_start(ap, cmd);
-  void* arg = va_arg(ap, void*);
+  int r = control(s_fcntl, fd, cmd, ap);
   va_end(ap);
-  return control(s_fcntl, fd, cmd, arg);
+  return r;
 }
 PROVIO_EXPORT int fcntl64(int fd, int cmd, ...) {
   va_list ap;
   va_start(ap, cmd);
-  void* arg = va_arg(ap, void*);
+  int r = control(s_fcntl64, fd, cmd, ap);
   va_end(ap);
-  return control(s_fcntl64, fd, cmd, arg);
+  return r;
 }
 
 // ---- names ----
@@ -1133,29 +735,23 @@ PROVIO_EXPORT int execvpe(const char* file, char* const argv[], char* const envp
 PROVIO_EXPORT int execl(const char* path, const char* arg, ...) noexcept {
   va_list ap;
   va_start(ap, arg);
-  std::size_t argc = count_args(ap);
-  char** argv = static_cast<char**>(alloca((argc + 1) * sizeof(char*)));
-  collect_args(argv, arg, argc, ap, false);
+  int r = exec_list(s_execl, false, path, arg, ap, false);
   va_end(ap);
-  return exec_with(s_execl, false, path, argv, environ);
+  return r;
 }
 PROVIO_EXPORT int execlp(const char* file, const char* arg, ...) noexcept {
   va_list ap;
   va_start(ap, arg);
-  std::size_t argc = count_args(ap);
-  char** argv = static_cast<char**>(alloca((argc + 1) * sizeof(char*)));
-  collect_args(argv, arg, argc, ap, false);
+  int r = exec_list(s_execlp, true, file, arg, ap, false);
   va_end(ap);
-  return exec_with(s_execlp, true, file, argv, environ);
+  return r;
 }
 PROVIO_EXPORT int execle(const char* path, const char* arg, ...) noexcept {
   va_list ap;
   va_start(ap, arg);
-  std::size_t argc = count_args(ap);
-  char** argv = static_cast<char**>(alloca((argc + 1) * sizeof(char*)));
-  char* const* envp = collect_args(argv, arg, argc, ap, true);
+  int r = exec_list(s_execle, false, path, arg, ap, true);
   va_end(ap);
-  return exec_with(s_execle, false, path, argv, envp);
+  return r;
 }
 PROVIO_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) noexcept {
   return with_child_env(

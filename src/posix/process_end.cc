@@ -17,11 +17,10 @@
 #include <cstddef>
 
 #include "model/errno_saver.h"
+#include "posix/export.h"
 #include "posix/versions.h"
 #include "posix/wrapper.h"
 #include "store/process_end.h"
-
-#define PROVIO_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace provio::posix {
 namespace {

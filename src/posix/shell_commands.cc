@@ -13,14 +13,11 @@
 #include <unistd.h>
 
 #include "posix/exec_env.h"
+#include "posix/export.h"
 #include "posix/wrapper.h"
-
-#define PROVIO_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace provio::posix {
 namespace {
-
-constexpr std::size_t kMaxEnv = 1 << 14;  // larger environments go through unchanged
 
 Symbol<decltype(&::system)> s_system{"system"};
 Symbol<decltype(&::popen)> s_popen{"popen"};
