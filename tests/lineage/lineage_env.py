@@ -2,24 +2,20 @@
 environment without provio's or HDF5's settings, and the mpiexec arguments that trace every rank
 through the preload library and the VOL connector."""
 import os
-import shutil
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import harness  # noqa: E402
 
 
 def fresh_work(path):
     """(work, prov): `path` made empty and absolute, and its provenance directory."""
-    work = os.path.realpath(path)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    work = harness.fresh_dir(os.path.realpath(path))
     return work, os.path.join(work, "prov")
 
 
 def clean_env(mpi=False):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVIO_", "HDF5_"))}
-    if mpi:
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                   OMPI_MCA_rmaps_base_oversubscribe="1",
-                   PRTE_MCA_rmaps_default_mapping_policy=":oversubscribe")
-    return env
+    return harness.clean_env(drop=("PROVIO_", "HDF5_"), mpi=mpi)
 
 
 def traced_ranks(preload, prov, plugins):

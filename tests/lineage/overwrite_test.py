@@ -3,22 +3,18 @@ real programs under the preload library (the shell that redirects is not traced,
 script). b.txt is overwritten from x.txt only after c.txt was made, so neither x.txt nor that cp
 may be an ancestor of c.txt; and b.txt's later version must not have c.txt as a descendant.
 prov-query's answer is checked against an independent rdflib query over versions."""
-import argparse
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "prov_query"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lineage_env  # noqa: E402
+import lineage_env  # noqa: E402  (puts tests/ on the path: harness)
+import harness  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--prov-query", required=True)
-ap.add_argument("--preload", required=True)
-ap.add_argument("--work", required=True)
-args = ap.parse_args()
+args = harness.options("--prov-query", "--preload", "--work")
 
 work, prov = lineage_env.fresh_work(args.work)
 env = lineage_env.clean_env()

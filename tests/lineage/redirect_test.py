@@ -4,22 +4,18 @@ and execs tr: its own image used b.txt without reading it, so without a version.
 the version b.txt held then, not to every writer of b.txt, so x.txt and `cp x.txt` (which rewrote
 b.txt after c.txt was made) are no ancestors of c.txt: not of its latest version (the default),
 not with --all-versions. The shell's stat of its working directory is no input of c.txt."""
-import argparse
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "prov_query"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lineage_env  # noqa: E402
+import lineage_env  # noqa: E402  (puts tests/ on the path: harness)
+import harness  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--prov-query", required=True)
-ap.add_argument("--preload", required=True)
-ap.add_argument("--work", required=True)
-args = ap.parse_args()
+args = harness.options("--prov-query", "--preload", "--work")
 
 work, prov = lineage_env.fresh_work(args.work)
 env = dict(lineage_env.clean_env(), LD_PRELOAD=args.preload, PROVIO_DIR=prov)

@@ -10,7 +10,6 @@ from docs/format.md alone, not from prov-merge's code.
 import decimal
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -20,38 +19,21 @@ from rdflib.namespace import RDF, XSD
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import cases  # noqa: E402
+import harness  # noqa: E402
 import raw_graph  # noqa: E402
 
 PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
 PROVIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
 MEASURES = [PROVIO["count"], PROVIO.bytes, PROVIO.elapsed, PROV.startedAtTime, PROV.endedAtTime]
-MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_rmaps_base_oversubscribe": "1",
-           "PRTE_MCA_rmaps_default_mapping_policy": ":oversubscribe"}
-
 ARGS = None
 
 
 def run(cmd, env=None, expect=None):
-    full_env = dict(os.environ)
-    for k in list(full_env):
-        if k.startswith("PROVIO_") or k.startswith("OMPI_COMM_WORLD") or k.startswith("PMIX_"):
-            del full_env[k]
-    full_env.update(MPI_ENV)
-    full_env.update(env or {})
-    p = subprocess.run(cmd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       errors="replace", timeout=120)
-    if expect is not None and p.returncode != expect:
-        raise AssertionError(f"{cmd} exited {p.returncode}, expected {expect}\nstdout:\n{p.stdout[-3000:]}\n"
-                             f"stderr:\n{p.stderr[-3000:]}")
-    return p
+    return harness.run(cmd, env=env, expect=expect, base=harness.clean_env(mpi=True))
 
 
 def work(name):
-    d = os.path.join(ARGS.work, name)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    return d
+    return harness.fresh_dir(os.path.join(ARGS.work, name))
 
 
 def record(provio_dir, *args, np=None):

@@ -8,7 +8,6 @@ the temporaries killed merges leave, and merging an unchanged job again.
                        --kill-at-rename KILL_AT_RENAME.so --work DIR
 """
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -16,9 +15,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import cases  # noqa: E402
+import harness  # noqa: E402
 
 ARGS = None
-CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("PROVIO_")}
+CLEAN_ENV = harness.clean_env()
 
 
 def check(cond, msg):
@@ -27,18 +27,11 @@ def check(cond, msg):
 
 
 def run(argv, env=None, expect=None):
-    p = subprocess.run(list(map(str, argv)), env={**CLEAN_ENV, **(env or {})}, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, errors="replace", timeout=120)
-    check(expect is None or p.returncode == expect,
-          f"{argv} exited {p.returncode}, expected {expect}\nstdout:\n{p.stdout[-2000:]}\nstderr:\n{p.stderr[-2000:]}")
-    return p
+    return harness.run(argv, env=env, expect=expect, base=CLEAN_ENV)
 
 
 def work(name):
-    d = os.path.join(ARGS.work, name)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    return d
+    return harness.fresh_dir(os.path.join(ARGS.work, name))
 
 
 def jobs(d, n):

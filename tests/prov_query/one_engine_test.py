@@ -6,37 +6,19 @@ further flush counted short, a killed job's cut last line refusing the whole inp
 
   one_engine_test.py --prov-query PQ --prov-merge PM --record RECORD_EVENTS --work DIR
 """
-import argparse
 import csv
 import io
 import os
 import shutil
-import subprocess
 import sys
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--prov-query", required=True)
-ap.add_argument("--prov-merge", required=True)
-ap.add_argument("--record", required=True)
-ap.add_argument("--work", required=True)
-args = ap.parse_args()
-shutil.rmtree(args.work, ignore_errors=True)
-os.makedirs(args.work)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import harness  # noqa: E402
+from harness import run  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(cmd, env=None):
-    full = {k: v for k, v in os.environ.items() if not k.startswith("PROVIO_")}
-    full.update(env or {})
-    return subprocess.run([str(c) for c in cmd], env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, errors="replace", timeout=120)
+args = harness.options("--prov-query", "--prov-merge", "--record", "--work")
+harness.fresh_dir(args.work)
+check = harness.Checks()
 
 
 def record(provio_dir, *opts):
@@ -152,7 +134,4 @@ for name, inputs in INPUTS.items():
               f"{name}: {' '.join(question)}: answers differ\ninput:\n{answers['input'][0][:500]}\n"
               f"merged:\n{answers['merged'][0][:500]}\nstore:\n{answers['store'][0][:500]}")
 
-if failures:
-    print(f"{len(failures)} failures", file=sys.stderr)
-    sys.exit(1)
-print("ok")
+check.finish("ok")

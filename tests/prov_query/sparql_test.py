@@ -18,42 +18,21 @@ best-hyperparameters.rq — and those two must also agree with the built-in ques
   sparql_test.py --prov-query PQ --prov-merge PM --record RECORD_EVENTS --python-path DIR
                  --preload LIB --plugins DIR --h5io LIB --h5ckpt LIB --work DIR
 """
-import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
 from decimal import Decimal, InvalidOperation
 
 import rdflib
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--prov-query", required=True)
-ap.add_argument("--prov-merge", required=True)
-ap.add_argument("--record", required=True)
-for name in ("--python-path", "--preload", "--plugins", "--h5io", "--h5ckpt"):
-    ap.add_argument(name, required=True)
-ap.add_argument("--work", required=True)
-args = ap.parse_args()
-shutil.rmtree(args.work, ignore_errors=True)
-os.makedirs(args.work)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import harness  # noqa: E402
+from harness import run  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(cmd, env=None):
-    full = {k: v for k, v in os.environ.items() if not k.startswith("PROVIO_")}
-    full.update(env or {})
-    return subprocess.run([str(c) for c in cmd], env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, errors="replace", timeout=120)
-
+args = harness.options("--prov-query", "--prov-merge", "--record", "--python-path", "--preload", "--plugins",
+                       "--h5io", "--h5ckpt", "--work")
+harness.fresh_dir(args.work)
+check = harness.Checks()
 
 d = args.work
 raw = os.path.join(d, "raw")
@@ -268,7 +247,4 @@ p = run([args.prov_query, "sparql", "-e", "ASK {}", merged], env={"PROVIO_OXIGRA
 check(p.returncode == 1 and "Oxigraph" in p.stderr and "PROVIO_OXIGRAPH_DIR" in p.stderr,
       f"missing engine: exit {p.returncode}: {p.stderr!r}")
 
-if failures:
-    print(f"{len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("sparql: all checks passed")
+check.finish("sparql: all checks passed")
