@@ -5,6 +5,8 @@
 //
 // Hard rule: no allocation between the caller's exec and the real call (a vfork child shares
 // its parent's heap and locks); the child's environment and argv live on the wrapper's stack.
+//
+// posix_abi.cc is its only includer; internal linkage (an unnamed namespace), as for recorders.h.
 #pragma once
 
 #include <alloca.h>
@@ -15,8 +17,10 @@
 #include <string>
 
 #include "model/clock.h"
+#include "model/entities.h"
 #include "model/errno_saver.h"
 #include "model/identity.h"
+#include "model/iri.h"
 #include "posix/exec_env.h"
 #include "posix/paths.h"
 #include "posix/recorders.h"
@@ -24,17 +28,40 @@
 #include "store/recorder.h"
 
 namespace provio::posix {
+namespace {
 
-// The executable as an entity, or kNoEntity when `path` is no executable file.
-EntityId program_entity(const std::string& path);
+constexpr std::size_t kMaxArgs = 1 << 16;  // longer execl lists are cut there
+
+// The executable as an entity, or kNoEntity when `path` is no executable file. Exclusions do not
+// apply: which program ran is provenance even when it lives in /usr/bin.
+EntityId program_entity(const std::string& path) {
+  // The record is made before the real call (a successful exec does not return). Callers that do
+  // their own PATH search (Python's subprocess) try names that do not exist: no record for those.
+  if (path.empty() || access(path.c_str(), X_OK) != 0) return kNoEntity;
+  return model::canonical_file_entity(model::canonical_path(path), EntityClass::kFile);
+}
 
 // execl and friends: the arguments after `arg0` up to the terminating null pointer (counted
 // without using up `ap`).
-std::size_t count_args(va_list ap);
+std::size_t count_args(va_list ap) {
+  va_list count;
+  va_copy(count, ap);
+  std::size_t argc = 1;
+  while (argc < kMaxArgs && va_arg(count, char*)) ++argc;
+  va_end(count);
+  return argc;
+}
 
 // Fills `argv` (room for argc + 1) and returns what follows the null pointer when `with_env`
 // (execle's environment). `ap` is used up.
-char* const* collect_args(char** argv, const char* arg0, std::size_t argc, va_list ap, bool with_env);
+char* const* collect_args(char** argv, const char* arg0, std::size_t argc, va_list ap, bool with_env) {
+  argv[0] = const_cast<char*>(arg0);
+  for (std::size_t i = 1; i < argc; ++i) argv[i] = va_arg(ap, char*);
+  argv[argc] = nullptr;
+  if (!with_env) return nullptr;
+  (void)va_arg(ap, char*);  // the terminating null pointer
+  return va_arg(ap, char* const*);
+}
 
 // Whether the call replaces this image (exec: flush everything first) or starts a child (spawn).
 enum class Hand { kOver, kSpawn };
@@ -75,9 +102,11 @@ int with_child_env(const Symbol<Fn>& sym, Hand hand, Program program, char* cons
 }
 
 // The real functions every exec variant ends in (execv, execl, … are recorded under their own
-// names but call these, with the child's environment).
-inline Symbol<decltype(&::execve)> s_real_execve{"execve"};
-inline Symbol<decltype(&::execvpe)> s_real_execvpe{"execvpe"};
+// names but call these, with the child's environment). The type is written out:
+// decltype(&::execve) carries glibc's nonnull attribute, which a function pointer type cannot hold.
+using ExecFn = int (*)(const char*, char* const*, char* const*);
+Symbol<ExecFn> s_real_execve{"execve"};
+Symbol<ExecFn> s_real_execvpe{"execvpe"};
 
 // execve / execvpe with our environment; `search`: look `file` up in PATH as execvp does.
 template <typename Fn>
@@ -103,4 +132,5 @@ int exec_list(const Symbol<Fn>& sym, bool search, const char* file, const char* 
   return exec_with(sym, search, file, argv, with_env ? envp : environ);
 }
 
+}  // namespace
 }  // namespace provio::posix

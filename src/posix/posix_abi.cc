@@ -6,8 +6,8 @@
 // Hard rule: each exported function is one call of the skeleton in wrapper.h (resolve, guard,
 // time, call, save errno, record, restore errno), with a recorder from recorders.h (exec and
 // spawn: exec_calls.h); nothing here returns anything but the real function's result. Failed
-// calls record nothing. A variadic function keeps only what C requires of it (va_start and
-// va_end); what it does with its list is written once, in the helper it calls.
+// calls record nothing. A variadic function only reads its list (va_start, one va_arg or
+// exec_list, va_end); the call it then makes is written once, in the helper it calls.
 #include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -210,33 +210,33 @@ using namespace provio::posix;  // NOLINT: this file is the ABI of that namespac
 PROVIO_EXPORT int open(const char* path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  int fd = open_with_mode<s_open>(AT_FDCWD, path, flags, ap);
+  mode_t mode = mode_arg(flags, ap);
   va_end(ap);
-  return fd;
+  return open_with_mode<s_open>(AT_FDCWD, path, flags, mode);
 }
 
 PROVIO_EXPORT int open64(const char* path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  int fd = open_with_mode<s_open64>(AT_FDCWD, path, flags, ap);
+  mode_t mode = mode_arg(flags, ap);
   va_end(ap);
-  return fd;
+  return open_with_mode<s_open64>(AT_FDCWD, path, flags, mode);
 }
 
 PROVIO_EXPORT int openat(int dirfd, const char* path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  int fd = open_with_mode<s_openat>(dirfd, path, flags, ap);
+  mode_t mode = mode_arg(flags, ap);
   va_end(ap);
-  return fd;
+  return open_with_mode<s_openat>(dirfd, path, flags, mode);
 }
 
 PROVIO_EXPORT int openat64(int dirfd, const char* path, int flags, ...) {
   va_list ap;
   va_start(ap, flags);
-  int fd = open_with_mode<s_openat64>(dirfd, path, flags, ap);
+  mode_t mode = mode_arg(flags, ap);
   va_end(ap);
-  return fd;
+  return open_with_mode<s_openat64>(dirfd, path, flags, mode);
 }
 
 PROVIO_EXPORT int __open_2(const char* path, int flags) {
@@ -386,16 +386,16 @@ PROVIO_EXPORT int dup3(int fd, int to, int flags) noexcept {
 PROVIO_EXPORT int fcntl(int fd, int cmd, ...) {
   va_list ap;
   va_start(ap, cmd);
-  int r = control(s_fcntl, fd, cmd, ap);
+  void* arg = va_arg(ap, void*);
   va_end(ap);
-  return r;
+  return control(s_fcntl, fd, cmd, arg);
 }
 PROVIO_EXPORT int fcntl64(int fd, int cmd, ...) {
   va_list ap;
   va_start(ap, cmd);
-  int r = control(s_fcntl64, fd, cmd, ap);
+  void* arg = va_arg(ap, void*);
   va_end(ap);
-  return r;
+  return control(s_fcntl64, fd, cmd, arg);
 }
 
 // ---- names ----
