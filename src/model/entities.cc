@@ -26,8 +26,8 @@
 #include "model/futex_lock.h"
 #include "model/iri.h"
 #include "model/log.h"
+#include "model/losses.h"
 #include "model/version_key.h"
-#include "store/incomplete.h"
 
 namespace provio::model {
 namespace {
@@ -493,7 +493,7 @@ EntityId canonical_file_entity(std::string_view canonical, EntityClass cls) {
 
 EntityId file_entity(std::string_view path, EntityClass cls) {
   std::string canonical = canonical_path(path);
-  if (canonical.empty()) store::count_loss(store::Loss::kUnresolvedName);
+  if (canonical.empty()) count_loss(Loss::kUnresolvedName);
   return canonical_file_entity(canonical, cls);
 }
 

@@ -11,8 +11,6 @@
 #include <mutex>
 #include <thread>
 
-#include "store/thread_log.h"
-
 namespace provio::store {
 namespace {
 
@@ -22,7 +20,7 @@ struct Queue {
   std::mutex mutex;
   std::condition_variable idle;   // no job queued or running
   std::condition_variable taken;  // a writer took a job from the queue (taken_count grew)
-  std::deque<ThreadLog*> jobs;    // guarded by mutex
+  std::deque<HandOff> jobs;       // guarded by mutex
   bool running = false;           // a job is being written; guarded by mutex
   bool started = false;           // a writer thread serves the queue (in this process); guarded by mutex
   std::uint64_t taken_count = 0;  // jobs taken from the queue so far; guarded by mutex
@@ -46,13 +44,13 @@ void writer_loop() {
   Queue& q = queue();
   std::unique_lock<std::mutex> lock(q.mutex);
   while (!q.jobs.empty()) {
-    ThreadLog* log = q.jobs.front();
+    HandOff job = q.jobs.front();
     q.jobs.pop_front();
     q.running = true;
     ++q.taken_count;
     q.taken.notify_all();
     lock.unlock();
-    log->write_handed_off();  // the log's last touch of it: its owner may delete it right after
+    job.write(job.owner);  // the last touch of the owner: it may be deleted right after
     lock.lock();
     q.running = false;
   }
@@ -78,17 +76,17 @@ bool start_writer() {
 
 }  // namespace
 
-bool submit(ThreadLog* log) {
+bool submit(HandOff job) {
   Queue& q = queue();
   std::unique_lock<std::mutex> lock(q.mutex);
   if (q.jobs.size() >= kMaxJobs) return false;
   if (q.started) {
-    q.jobs.push_back(log);
+    q.jobs.push_back(job);
     return true;
   }
   if (!start_writer()) return false;
   q.started = true;
-  q.jobs.push_back(log);
+  q.jobs.push_back(job);
   // Until the new thread has taken the buffer, this one records nothing more. Why: a new thread
   // waits longer for a CPU than a woken one, and a process killed meanwhile would lose the
   // buffer in flight and the calls recorded after it, more than the one buffer a kill may cost

@@ -14,13 +14,19 @@
 
 namespace provio::store {
 
-class ThreadLog;
-
 inline constexpr std::size_t kMaxJobs = 64;
 
-// Queues `log`'s handed-off buffer (ThreadLog::write_handed_off runs on the writer thread);
-// false if the queue is full or the writer thread cannot be started: the caller writes itself.
-bool submit(ThreadLog* log);
+// A buffer handed off by its owner (a ThreadLog): `write(owner)` formats and writes it, then
+// returns it to the owner. A plain function and pointer, so that this queue knows nothing of
+// what it writes.
+struct HandOff {
+  void (*write)(void* owner);
+  void* owner;
+};
+
+// Queues a handed-off buffer (its `write` runs on the writer thread); false if the queue is full
+// or the writer thread cannot be started: the caller writes itself.
+bool submit(HandOff job);
 // Waits until no job is queued or running (fork prepare, process exit).
 void drain_background();
 // Fork: prepare drains and holds the queue; the parent releases it; the child, where the writer

@@ -9,7 +9,7 @@
 #include "model/entities.h"
 #include "model/identity.h"
 #include "model/iri.h"
-#include "store/recorder.h"
+#include "store/memory_budget.h"
 #include "store/turtle.h"
 
 namespace provio::store {

@@ -19,6 +19,7 @@
 #include "model/log.h"
 #include "store/background_writer.h"
 #include "store/incomplete.h"
+#include "store/memory_budget.h"
 #include "store/reentry.h"
 #include "store/thread_log.h"
 
@@ -36,9 +37,7 @@ constexpr std::uint64_t kExitPatienceNs = 100'000'000;  // wait for a busy threa
 
 struct Registry {
   std::mutex mutex;
-  std::vector<ThreadLog*> logs;  // guarded by mutex
-  // Bytes of all logs' buffers: changed under mutex, except by reserve_memory (a table growing).
-  std::atomic<std::size_t> memory{0};
+  std::vector<ThreadLog*> logs;      // guarded by mutex
   unsigned next_thread_index = 0;    // guarded by mutex
   bool exit_hook_installed = false;  // guarded by mutex
 };
@@ -97,9 +96,9 @@ ThreadLog* attach_thread() {
     }
     std::size_t capacity = lvl == model::Level::kTrace ? cfg.trace_events : cfg.summary_slots;
     // A trace log has two buffers (one may be with the background writer).
-    std::size_t table = lvl == model::Level::kTrace ? capacity * 2 * sizeof(model::Event)
-                                                    : ThreadLog::summary_bytes(capacity);
-    if (r.memory.load() + table + ThreadLog::kWriteChunk > cfg.memory_limit) {
+    std::size_t table =
+        lvl == model::Level::kTrace ? capacity * 2 * sizeof(model::Event) : SummaryTable::bytes(capacity);
+    if (memory_in_use() + table + ThreadLog::kWriteChunk > cfg.memory_limit) {
       // Degrade, never stop: a small summary table (coarser records, more frequent flushes).
       model::warn_once("memory-limit",
                        "memory limit PROVIO_MEMORY=%zu reached with %zu threads: new threads get "
@@ -109,7 +108,7 @@ ThreadLog* attach_thread() {
       capacity = kMinCapacity;
     }
     log = new ThreadLog(lvl, capacity, r.next_thread_index++, tid);
-    r.memory += log->memory_bytes();
+    take_memory(log->memory_bytes());
     r.logs.push_back(log);
   }
   tls.log = log;
@@ -122,7 +121,7 @@ void destroy(ThreadLog* log) {
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = std::find(r.logs.begin(), r.logs.end(), log);
   if (it == r.logs.end()) return;
-  r.memory -= std::min(r.memory.load(), log->memory_bytes());
+  release_memory(log->memory_bytes());
   r.logs.erase(it);
   delete log;
 }
@@ -180,7 +179,7 @@ void on_fork_child() {
     delete log;
   }
   r.logs.clear();
-  r.memory = 0;
+  reset_memory();
   r.next_thread_index = 0;
   r.mutex.unlock();
   background_fork_child();
@@ -201,16 +200,6 @@ inline ThreadLog* current_log() {
 }
 
 }  // namespace
-
-bool reserve_memory(std::size_t bytes) {
-  std::atomic<std::size_t>& memory = registry().memory;
-  std::size_t limit = model::config().memory_limit;
-  std::size_t used = memory.load(std::memory_order_relaxed);
-  do {
-    if (used + bytes > limit) return false;
-  } while (!memory.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
-  return true;
-}
 
 void record(const model::Event& ev) {
   if (ev.entity == model::kNoEntity) return;
@@ -259,7 +248,7 @@ Stats stats() {
   std::lock_guard<std::mutex> lock(r.mutex);
   Stats s;
   s.threads = r.logs.size();
-  s.memory_bytes = r.memory;
+  s.memory_bytes = memory_in_use();
   for (ThreadLog* log : r.logs) s.recorded += log->recorded();
   return s;
 }
@@ -271,7 +260,7 @@ void reset_for_testing() {
     std::lock_guard<std::mutex> lock(r.mutex);
     for (ThreadLog* log : r.logs) delete log;
     r.logs.clear();
-    r.memory = 0;
+    reset_memory();
     r.next_thread_index = 0;
   }
   tls.log = nullptr;

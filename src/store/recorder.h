@@ -44,10 +44,6 @@ inline bool enabled() {
 // follow the new settings.
 void apply_overrides(std::vector<std::pair<std::string, std::string>> settings);
 
-// Takes `bytes` more of the process's memory bound (PROVIO_MEMORY) for a growing buffer; false
-// (nothing taken) if that would pass it. Lock-free.
-bool reserve_memory(std::size_t bytes);
-
 // Flushes every thread's buffer (MPI_Finalize, checkpoints). Safe from any thread.
 void flush_all();
 

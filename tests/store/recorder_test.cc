@@ -19,6 +19,7 @@
 #include "model/clock.h"
 #include "model/entities.h"
 #include "store/incomplete.h"
+#include "store/summary_table.h"
 #include "store/thread_log.h"
 
 namespace provio::store {
@@ -209,8 +210,8 @@ TEST_F(RecorderTest, FullTraceBufferFlushes) {
 // PROVIO_MEMORY for one thread whose table of `first` slots may double up to `most` and no further.
 void bound_table(std::size_t first, std::size_t most) {
   setenv("PROVIO_SUMMARY_SLOTS", std::to_string(first).c_str(), 1);
-  std::size_t bytes = ThreadLog::summary_bytes(most) + ThreadLog::kWriteChunk + 64;
-  ASSERT_LT(bytes, ThreadLog::summary_bytes(2 * most) + ThreadLog::kWriteChunk);
+  std::size_t bytes = SummaryTable::bytes(most) + ThreadLog::kWriteChunk + 64;
+  ASSERT_LT(bytes, SummaryTable::bytes(2 * most) + ThreadLog::kWriteChunk);
   setenv("PROVIO_MEMORY", std::to_string(bytes).c_str(), 1);
 }
 

@@ -1,6 +1,7 @@
-// The Turtle a ThreadLog writes at a flush (see thread_log.h): the header, entity declarations,
-// summary activities and traced calls, in the compact form docs/format.md describes. Kept apart
-// from thread_log.cc, which records, aggregates and decides when to flush.
+// A thread's raw file and what a flush writes into it (see raw_writer.h).
+#include "store/raw_writer.h"
+
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -10,7 +11,7 @@
 #include "model/identity.h"
 #include "model/iri.h"
 #include "store/decimal.h"
-#include "store/thread_log.h"
+#include "store/incomplete.h"
 #include "store/turtle.h"
 
 namespace provio::store {
@@ -117,17 +118,43 @@ char* put_activity_numbers(char* p, const SummarySlot& s) {
   return p;
 }
 
-// Text that a Turtle string carries as it is (printable ASCII but '"' and '\'): the names of
-// nearly all HDF5 objects and attributes.
-bool plain_text(std::string_view text) {
-  for (char c : text) {
-    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') return false;
-  }
-  return true;
-}
 }  // namespace
 
-void ThreadLog::write_header() {
+RawWriter::RawWriter(bool trace, unsigned thread_index, pid_t tid) : thread_index_(thread_index), tid_(tid) {
+  if (trace) trace_heads_.reset(new TraceHead[kTraceHeads]);
+}
+
+bool RawWriter::prepare() {
+  if (!file_.is_open()) {
+    if (file_.failed()) return false;
+    const model::Identity& id = model::identity();
+    file_.open(model::output_dir(),
+               id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
+  }
+  out_.clear();
+  if (!header_written_) write_header();
+  return true;
+}
+
+RecordContext RawWriter::record_context() {
+  return RecordContext{model::identity().exec_iri, thread_iri_, [this](EntityId e) { declare_entity(e); }};
+}
+
+void RawWriter::write_losses() {
+  append_losses(out_, model::identity().exec_iri, thread_iri_ + "/incomplete/" + std::to_string(flush_seq_));
+}
+
+void RawWriter::write_end_time() {
+  Turtle(out_).iri(model::identity().exec_iri).name("provio:endTime").time(model::clock::wall_ns()).end();
+}
+
+void RawWriter::write_out() {
+  file_.write(out_);
+  out_.clear();
+  if (out_.capacity() > 4 * kWriteChunk) out_.shrink_to_fit();  // one huge statement: give it back
+}
+
+void RawWriter::write_header() {
   header_written_ = true;
   const model::Identity& id = model::identity();
   out_ += model::kTurtlePrefixes;
@@ -195,14 +222,13 @@ void ThreadLog::write_header() {
       .end();
 }
 
-void ThreadLog::declare_entity(EntityId id) {
+void RawWriter::declare_entity(EntityId id) {
   if (id >= declared_.size()) declared_.resize(std::max<std::size_t>(id + 1, declared_.size() * 2));
   if (declared_[id]) return;
   declared_[id] = true;
   const model::Entity* e = model::entity(id);
   if (!e) return;
   if (e->parent != model::kNoEntity) declare_entity(e->parent);
-  if (declare_object(id, *e)) return;
   // Terms first: naming may declare a prefix, which must come before the block.
   std::string& parent = term_copies_[0];  // a copy: naming `id` may move the parent's term
   parent.clear();
@@ -236,33 +262,9 @@ void ThreadLog::declare_entity(EntityId id) {
   t.end();
 }
 
-bool ThreadLog::declare_object(EntityId id, const model::Entity& e) {
-  bool attribute = e.cls == EntityClass::kAttribute;
-  bool object = e.cls != EntityClass::kFile && e.cls != EntityClass::kDirectory &&
-                e.cls != EntityClass::kVersion && e.cls != EntityClass::kRecord;
-  if (!object || e.parent == model::kNoEntity || !plain_text(e.label)) return false;
-  const std::string& self = names_.term(id, out_);          // may declare a prefix, before the block
-  const std::string& parent = names_.term(e.parent, out_);  // named already: neither term moves now
-  if (self.empty() || parent.empty()) return false;
-  std::string_view cls = attribute ? std::string_view(":Attribute") : short_term(model::class_term(e.cls));
-  char line[1024];
-  constexpr std::size_t kFixed = 64;  // " a ", the two predicates, the quotes, " .\n"
-  if (self.size() + cls.size() + e.label.size() + parent.size() + kFixed > sizeof line) return false;
-  char* p = put_text(line, self);
-  p = put_text(p, " a ");
-  p = put_text(p, cls);
-  p = put_text(p, attribute ? std::string_view(" ; :name \"") : std::string_view(" ; :objectPath \""));
-  p = put_text(p, e.label);
-  p = put_text(p, attribute ? std::string_view("\" ; :attributeOf ") : std::string_view("\" ; :inFile "));
-  p = put_text(p, parent);
-  p = put_text(p, " .\n");
-  out_.append(line, static_cast<std::size_t>(p - line));
-  return true;
-}
-
 // `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
 // pieces that need no escaping beyond the API name's.
-const std::string& ThreadLog::api_local_name(model::ApiId api) {
+const std::string& RawWriter::api_local_name(model::ApiId api) {
   if (api >= api_local_names_.size()) api_local_names_.resize(api + 1);
   std::string& name = api_local_names_[api];
   if (name.empty()) {
@@ -273,7 +275,7 @@ const std::string& ThreadLog::api_local_name(model::ApiId api) {
   return name;
 }
 
-void ThreadLog::activity_term_prefix(model::ApiId api, Op op, std::string& term) {
+void RawWriter::activity_term_prefix(model::ApiId api, Op op, std::string& term) {
   term.assign(thread_term_);
   term += "\\/";
   term += api_local_name(api);
@@ -282,13 +284,13 @@ void ThreadLog::activity_term_prefix(model::ApiId api, Op op, std::string& term)
   term += "-e";
 }
 
-void ThreadLog::activity_term_for(const SummarySlot& s, std::string& term) {
+void RawWriter::activity_term_for(const SummarySlot& s, std::string& term) {
   activity_term_prefix(s.api, s.op, term);
   char numbers[kActivityNumbers];
   term.append(numbers, static_cast<std::size_t>(put_activity_numbers(numbers, s) - numbers));
 }
 
-Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId api, std::uint8_t flags,
+Turtle RawWriter::describe_activity(std::string_view act, Op op, model::ApiId api, std::uint8_t flags,
                                     EntityId entity, EntityId other) {
   declare_entity(entity);
   if (other != model::kNoEntity) declare_entity(other);
@@ -333,19 +335,19 @@ Turtle ThreadLog::describe_activity(std::string_view act, Op op, model::ApiId ap
   return t;
 }
 
-void ThreadLog::write_chunk_if_full() {
+void RawWriter::write_chunk_if_full() {
   if (out_.size() >= kWriteChunk) {
     file_.write(out_);
     out_.clear();
   }
 }
 
-ThreadLog::SummaryHead& ThreadLog::summary_head(const SummarySlot& s) {
+RawWriter::SummaryHead& RawWriter::summary_head(const SummarySlot& s) {
   return summary_heads_[(std::size_t{s.api} * 31u + static_cast<std::size_t>(s.op) * 7u + s.flags) %
                         kSummaryHeads];
 }
 
-bool ThreadLog::write_from_summary_head(const SummarySlot& s) {
+bool RawWriter::write_from_summary_head(const SummarySlot& s) {
   const SummaryHead& head = summary_head(s);
   if (!head.valid || head.api != s.api || head.op != s.op || head.flags != s.flags) return false;
   declare_entity(s.entity);  // as describe_activity does, before the block
@@ -371,7 +373,7 @@ bool ThreadLog::write_from_summary_head(const SummarySlot& s) {
 
 // A new activity's block written from scratch; one with no other object leaves its summary head
 // for the next of its API, operation and flags.
-void ThreadLog::describe_summary(const SummarySlot& s, std::string_view act, bool inline_measures) {
+void RawWriter::describe_summary(const SummarySlot& s, std::string_view act, bool inline_measures) {
   bool headed = inline_measures && s.other == model::kNoEntity;
   Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
   // The head around the entity term, as written (before the measures end the block).
@@ -394,11 +396,11 @@ void ThreadLog::describe_summary(const SummarySlot& s, std::string_view act, boo
   }
 }
 
-void ThreadLog::write_summaries() {
+void RawWriter::write_summaries(SummaryTable& table, bool restarted) {
   std::string act, part;
-  for (std::size_t k = 0; k < dirty_used_; ++k) {
-    SummarySlot& s = *dirty_[k];
-    bool inline_measures = !s.described && !restarted_;
+  for (std::size_t k = 0; k < table.changed_count(); ++k) {
+    SummarySlot& s = *table.changed()[k];
+    bool inline_measures = !s.described && !restarted;
     bool headed = inline_measures && s.other == model::kNoEntity;
     if (!(headed && write_from_summary_head(s))) {
       activity_term_for(s, act);
@@ -422,10 +424,10 @@ void ThreadLog::write_summaries() {
     s.count = s.bytes = s.elapsed_ns = 0;
     write_chunk_if_full();
   }
-  dirty_used_ = 0;
+  table.reset_changed();
 }
 
-void ThreadLog::write_traces(const model::Event* events, std::size_t n) {
+void RawWriter::write_traces(const model::Event* events, std::size_t n) {
   std::string act;
   MeasureText buf;
   // Repeated calls' statements, appended to out_ a window at a time: an append per call cost

@@ -1,0 +1,190 @@
+// The activity table alone (store/summary_table.h): keys found again, measures summed, the
+// changed list, growth that keeps every slot in place, and the memory bound's coarse activities.
+#include "store/summary_table.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+
+#include "model/config.h"
+#include "store/incomplete.h"
+#include "store/memory_budget.h"
+
+namespace provio::store {
+namespace {
+
+using model::Event;
+using model::Op;
+
+Event event(model::EntityId entity, std::uint64_t bytes = 10, std::uint64_t start = 1000,
+            model::ApiId api = 1, Op op = Op::kWrite) {
+  Event ev;
+  ev.op = op;
+  ev.api = api;
+  ev.entity = entity;
+  ev.bytes = bytes;
+  ev.start_ns = start;
+  ev.elapsed_ns = 5;
+  return ev;
+}
+
+// Adds `ev` as ThreadLog::record does: to its recent slot, else through the pending batch.
+void record(SummaryTable& t, const Event& ev) {
+  if (SummarySlot* s = t.recent(ev)) {
+    t.add(*s, ev);
+  } else if (t.queue(ev)) {
+    t.add_pending(nullptr, nullptr);  // these tests fill no table past its bound in a batch
+  }
+}
+
+// The changed slots by entity, as a flush would read them.
+std::map<model::EntityId, SummarySlot> changed(const SummaryTable& t) {
+  std::map<model::EntityId, SummarySlot> out;
+  for (std::size_t k = 0; k < t.changed_count(); ++k) {
+    const SummarySlot& s = *t.changed()[k];
+    EXPECT_TRUE(out.emplace(s.entity, s).second) << "slot listed twice: entity " << s.entity;
+  }
+  return out;
+}
+
+class SummaryTableTest : public ::testing::Test {
+ protected:
+  void SetUp() override { reset_memory(); }
+  void TearDown() override {
+    unsetenv("PROVIO_MEMORY");
+    model::reload_config();
+    reset_memory();
+  }
+};
+
+TEST_F(SummaryTableTest, EmptyTableHoldsNothing) {
+  SummaryTable t;
+  EXPECT_FALSE(t.allocated());
+  EXPECT_EQ(t.recent(event(1)), nullptr);
+  EXPECT_EQ(t.memory_bytes(), 0u);
+}
+
+TEST_F(SummaryTableTest, SumsMeasuresPerKeyAndListsEachChangedSlotOnce) {
+  SummaryTable t;
+  t.allocate(16);
+  EXPECT_EQ(t.index_size(), 16u);
+  EXPECT_EQ(t.memory_bytes(), SummaryTable::bytes(16));
+  record(t, event(1, 10, 2000));
+  record(t, event(2, 20, 3000));
+  EXPECT_TRUE(t.has_pending());
+  EXPECT_EQ(t.changed_count(), 0u);  // new keys wait in the batch
+  EXPECT_EQ(t.held_calls(), 2u);
+  t.add_pending(nullptr, nullptr);
+  EXPECT_FALSE(t.has_pending());
+  ASSERT_NE(t.recent(event(1)), nullptr);  // now among the recent keys
+  record(t, event(1, 5, 1500));            // earlier start, same key
+  record(t, event(1, 7, 2500));
+  auto c = changed(t);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[1].count, 3u);
+  EXPECT_EQ(c[1].bytes, 22u);
+  EXPECT_EQ(c[1].elapsed_ns, 15u);
+  EXPECT_EQ(c[1].first_start_ns, 1500u);
+  EXPECT_EQ(c[1].last_end_ns, 2505u);
+  EXPECT_EQ(c[2].count, 1u);
+  EXPECT_EQ(t.held_calls(), 4u);
+  EXPECT_EQ(t.slots_used(), 2u);
+
+  // A flush writes the changed slots and zeroes their measures; the next call starts a part.
+  for (std::size_t k = 0; k < t.changed_count(); ++k) t.changed()[k]->count = 0;
+  t.reset_changed();
+  EXPECT_EQ(t.changed_count(), 0u);
+  record(t, event(2, 1, 9000));
+  c = changed(t);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[2].count, 1u);
+  EXPECT_EQ(c[2].first_start_ns, 9000u);
+  EXPECT_EQ(t.slots_used(), 2u);
+}
+
+TEST_F(SummaryTableTest, KeysDifferInEveryField) {
+  SummaryTable t;
+  t.allocate(64);
+  Event base = event(7);
+  Event other_api = base, other_op = base, other_entity = base, other_other = base, other_flags = base;
+  other_api.api = 2;
+  other_op.op = Op::kRead;
+  other_entity.entity = 8;
+  other_other.other = 9;
+  other_flags.flags = model::kFlagCollective;
+  for (const Event& ev : {base, other_api, other_op, other_entity, other_other, other_flags, base})
+    record(t, ev);
+  t.add_pending(nullptr, nullptr);
+  EXPECT_EQ(t.slots_used(), 6u);
+  EXPECT_EQ(t.held_calls(), 7u);
+}
+
+TEST_F(SummaryTableTest, GrowsAndKeepsEverySlot) {
+  SummaryTable t;
+  t.allocate(16);
+  constexpr model::EntityId kKeys = 5000;
+  for (int round = 0; round < 2; ++round) {
+    for (model::EntityId e = 1; e <= kKeys; ++e) record(t, event(e, e));
+    t.add_pending(nullptr, nullptr);
+  }
+  EXPECT_EQ(t.slots_used(), kKeys);
+  EXPECT_GE(t.index_size(), 4 * kKeys / 3);
+  EXPECT_EQ(memory_in_use(), t.memory_bytes() - SummaryTable::bytes(16));  // growth reserved
+  auto c = changed(t);
+  ASSERT_EQ(c.size(), kKeys);
+  for (model::EntityId e = 1; e <= kKeys; ++e) {
+    EXPECT_EQ(c[e].count, 2u) << e;
+    EXPECT_EQ(c[e].bytes, 2u * e) << e;
+  }
+}
+
+TEST_F(SummaryTableTest, AtTheMemoryBoundNewKeysGoOnCoarseActivitiesThenTheTableIsFull) {
+  setenv("PROVIO_MEMORY", "64K", 1);
+  model::reload_config();
+  take_memory(64 << 10);  // the bound is reached: no growth at all
+  SummaryTable t;
+  t.allocate(16);  // 12 fine slots (3/4), 14 in all (7/8)
+  std::uint64_t lost = losses(Loss::kMemoryLimit);
+  for (model::EntityId e = 1; e <= 12; ++e) record(t, event(e));
+  t.add_pending(nullptr, nullptr);
+  EXPECT_EQ(t.slots_used(), 12u);
+  // Objects past the bound: one coarse activity per (API, operation) on no entity (these ids
+  // have no file), their calls counted as lost.
+  for (model::EntityId e = 13; e <= 20; ++e) record(t, event(e, 1, 1000, 1, Op::kWrite));
+  record(t, event(21, 1, 1000, 1, Op::kRead));
+  t.add_pending(nullptr, nullptr);
+  EXPECT_EQ(t.slots_used(), 14u);
+  EXPECT_EQ(losses(Loss::kMemoryLimit) - lost, 9u);
+  std::uint64_t coarse_slots = 0, coarse_calls = 0;
+  for (std::size_t k = 0; k < t.changed_count(); ++k) {
+    const SummarySlot& s = *t.changed()[k];
+    if (!(s.flags & model::kFlagCoarse)) continue;
+    EXPECT_EQ(s.entity, model::kNoEntity);
+    ++coarse_slots;
+    coarse_calls += s.count;
+  }
+  EXPECT_EQ(coarse_slots, 2u);  // write, read
+  EXPECT_EQ(coarse_calls, 9u);
+
+  // Full even of coarse activities: `full` is called, must empty the table, and the call that
+  // found it full goes into the emptied table.
+  struct Full {
+    SummaryTable* table;
+    int calls = 0;
+  } full{&t};
+  auto on_full = [](void* f) {
+    auto* full = static_cast<Full*>(f);
+    ++full->calls;
+    full->table->clear();
+  };
+  record(t, event(22, 1, 1000, 1, Op::kFlush));
+  t.add_pending(on_full, &full);
+  EXPECT_EQ(full.calls, 1);
+  EXPECT_EQ(t.slots_used(), 1u);
+  EXPECT_EQ(t.changed_count(), 1u);
+  EXPECT_EQ(t.recent(event(1)), nullptr);  // clear() forgets the recent slots
+}
+
+}  // namespace
+}  // namespace provio::store
