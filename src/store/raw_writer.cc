@@ -10,6 +10,7 @@
 #include "model/entities.h"
 #include "model/identity.h"
 #include "model/iri.h"
+#include "model/raw_terms.h"
 #include "store/decimal.h"
 #include "store/incomplete.h"
 #include "store/turtle.h"
@@ -20,6 +21,7 @@ namespace {
 using model::EntityClass;
 using model::EntityId;
 using model::Op;
+namespace raw = model::raw;
 
 void append_decimal(std::string& out, std::uint64_t n) {
   char buf[24];
@@ -27,9 +29,15 @@ void append_decimal(std::string& out, std::uint64_t n) {
   out.append(buf, static_cast<std::size_t>(r.ptr - buf));
 }
 
-// "provio:Read" → ":Read" (the raw files' short name for provio).
-std::string_view short_term(std::string_view provio_term) {
-  return provio_term.substr(provio_term.find(':'));
+// `s` at `p`; returns the end. Of a constant, inline: a few stores.
+inline char* put_text(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
+// " ; <predicate> " at `p`: the next pair of a block (its object follows).
+[[gnu::always_inline]] inline char* put_next_predicate(char* p, std::string_view predicate) {
+  return put_text(put_text(put_text(p, " ; "), predicate), " ");
 }
 
 // The measures of a summary part or trace call, continuing a block (or starting its predicates).
@@ -43,33 +51,22 @@ using MeasureText = char[224];
                                                              std::uint64_t elapsed_ns, std::uint64_t start_ns,
                                                              std::uint64_t end_ns,
                                                              std::int64_t run_start_us) {
-  auto put = [&](std::string_view s) {
-    std::memcpy(p, s.data(), s.size());
-    p += s.size();
-  };
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
-  put(" ; :bytes ");
-  p = put_decimal(p, bytes);
-  put(" ; :elapsed ");
-  p = put_decimal(p, elapsed_ns / 1000000000u);
+  p = put_decimal(put_next_predicate(p, raw::kBytes), bytes);
+  p = put_decimal(put_next_predicate(p, raw::kElapsed), elapsed_ns / 1000000000u);
   *p++ = '.';
   p = put_nine_digits(p, static_cast<std::uint32_t>(elapsed_ns % 1000000000u));
-  put(" ; :start ");
-  p = put_decimal(p, start_us - run_start_us);
-  put(" ; :span ");
-  return put_decimal(p, static_cast<std::int64_t>(end_ns / 1000) - start_us);
+  p = put_decimal(put_next_predicate(p, raw::kStart), start_us - run_start_us);
+  return put_decimal(put_next_predicate(p, raw::kSpan), static_cast<std::int64_t>(end_ns / 1000) - start_us);
 }
 
 // "[:offset N ; ]:count " at `p`.
 inline char* put_offset_and_count_name(char* p, std::int64_t offset) {
   if (offset != model::kNoOffset) {
-    std::memcpy(p, ":offset ", 8);
-    p = put_decimal(p + 8, offset);
-    std::memcpy(p, " ; ", 3);
-    p += 3;
+    p = put_decimal(put_text(put_text(p, raw::kOffset), " "), offset);
+    p = put_text(p, " ; ");
   }
-  std::memcpy(p, ":count ", 7);
-  return p + 7;
+  return put_text(put_text(p, raw::kCount), " ");
 }
 
 // "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" written at `p`, which has
@@ -94,11 +91,6 @@ std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uin
                                  std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
   char* end = put_measures(buf, count, bytes, elapsed_ns, start_ns, end_ns, run_start_us, offset);
   return std::string_view(buf, static_cast<std::size_t>(end - buf));
-}
-
-char* put_text(char* p, std::string_view s) {
-  std::memcpy(p, s.data(), s.size());
-  return p + s.size();
 }
 
 // The end of a summary activity's term after activity_term_prefix(): `<entity>[-<other>][-f<flags>]`,
@@ -160,7 +152,8 @@ void RawWriter::write_header() {
   out_ += model::kTurtlePrefixes;
   // The compact names of the blocks below: ":" for provio (the most frequent namespace), t: for
   // the threads of this program execution (this thread is t:<index>).
-  out_ += "@prefix : <http://www.w3.org/ns/provio#> .\n@prefix t: ";
+  out_ += model::raw::kShortPrefix;
+  out_ += "@prefix t: ";
   model::append_iri_term(out_, id.exec_iri + "/thread/");
   out_ += " .\n";
   thread_iri_ = id.exec_iri + "/thread/" + std::to_string(thread_index_);
@@ -239,12 +232,12 @@ void RawWriter::declare_entity(EntityId id) {
   switch (e->cls) {
     case EntityClass::kFile:
     case EntityClass::kDirectory:
-      t.name(short_term(model::class_term(e->cls))).pred(":path").str(e->label);
+      t.name(raw::short_term(model::class_term(e->cls))).pred(raw::kPath).str(e->label);
       break;
-    case EntityClass::kVersion: t.name(":Version").pred("prov:specializationOf").name(parent); break;
+    case EntityClass::kVersion: t.name(raw::kVersion).pred("prov:specializationOf").name(parent); break;
     case EntityClass::kAttribute:
-      t.name(":Attribute").pred(":name").str(e->label);
-      if (!parent.empty()) t.pred(":attributeOf").name(parent);
+      t.name(raw::kAttribute).pred(raw::kName).str(e->label);
+      if (!parent.empty()) t.pred(raw::kAttributeOf).name(parent);
       break;
     case EntityClass::kRecord:
       // A caller's class may be anything: prov:Entity is written, not implied.
@@ -256,8 +249,8 @@ void RawWriter::declare_entity(EntityId id) {
       t.pred("rdfs:label").str(e->label);
       break;
     default:
-      t.name(short_term(model::class_term(e->cls))).pred(":objectPath").str(e->label);
-      if (!parent.empty()) t.pred(":inFile").name(parent);
+      t.name(raw::short_term(model::class_term(e->cls))).pred(raw::kObjectPath).str(e->label);
+      if (!parent.empty()) t.pred(raw::kInFile).name(parent);
   }
   t.end();
 }
@@ -311,8 +304,8 @@ Turtle RawWriter::describe_activity(std::string_view act, Op op, model::ApiId ap
   // prov-merge adds them (docs/format.md).
   block_start_ = out_.size();
   Turtle t(out_);
-  t.name(act).name("a").name(short_term(terms.activity_class));
-  t.pred(":api").str(model::api_name(api));
+  t.name(act).name("a").name(raw::short_term(terms.activity_class));
+  t.pred(raw::kApi).str(model::api_name(api));
   t.pred("prov:wasAssociatedWith").name(thread_term_);
   entity_at_ = 0;
   if (!e.empty()) {
@@ -328,10 +321,10 @@ Turtle RawWriter::describe_activity(std::string_view act, Op op, model::ApiId ap
     else
       t.pred(generated ? "prov:generated" : "prov:used").name(o);
   }
-  if (flags & model::kFlagCollective) t.pred(":transfer").str("collective");
-  if (flags & model::kFlagIndependent) t.pred(":transfer").str("independent");
-  if (flags & model::kFlagNested) t.pred(":nested").name("true");
-  if (flags & model::kFlagCoarse) t.pred(":coarse").name("true");
+  if (flags & model::kFlagCollective) t.pred(raw::kTransfer).str("collective");
+  if (flags & model::kFlagIndependent) t.pred(raw::kTransfer).str("independent");
+  if (flags & model::kFlagNested) t.pred(raw::kNested).name("true");
+  if (flags & model::kFlagCoarse) t.pred(raw::kCoarse).name("true");
   return t;
 }
 
@@ -411,7 +404,7 @@ void RawWriter::write_summaries(SummaryTable& table, bool restarted) {
         part.assign(act);
         part += "\\/p";
         append_decimal(part, flush_seq_);
-        Turtle(out_).name(act).name(":partial").name(part).end();
+        Turtle(out_).name(act).name(raw::kPartial).name(part).end();
         MeasureText buf;
         Turtle(out_)
             .name(part)

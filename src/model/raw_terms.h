@@ -1,0 +1,50 @@
+// The short names of provio terms in raw files (docs/format.md): each raw file declares ":" as
+// provio's prefix, and its entity and activity blocks spell provio's terms ":name". This table is
+// their one spelling: the raw writer (store/raw_writer.cc) takes them from here, and
+// tests/docs/vocabulary_test.py reads them here to check that docs/provio.ttl declares each one.
+// The header blocks and workflow records spell the long form (provio:name, as vocabulary.h's
+// classes do), which the test finds where it is written.
+//
+// Hard rule: a term here is exactly ":" and a provio: local name, nothing derived (prov-merge
+// adds inverse relations and implied classes, docs/format.md).
+#pragma once
+
+#include <string_view>
+
+#include "model/vocabulary.h"
+
+namespace provio::model::raw {
+
+// The prefix line every raw file declares after kTurtlePrefixes.
+inline constexpr std::string_view kShortPrefix = "@prefix : <http://www.w3.org/ns/provio#> .\n";
+
+// Entities.
+inline constexpr std::string_view kPath = ":path";              // a file's or directory's path
+inline constexpr std::string_view kObjectPath = ":objectPath";  // an HDF5 object's path in its file
+inline constexpr std::string_view kInFile = ":inFile";
+inline constexpr std::string_view kName = ":name";  // an attribute's name
+inline constexpr std::string_view kAttributeOf = ":attributeOf";
+inline constexpr std::string_view kVersion = ":Version";
+inline constexpr std::string_view kAttribute = ":Attribute";
+
+// Activities.
+inline constexpr std::string_view kApi = ":api";
+inline constexpr std::string_view kTransfer = ":transfer";
+inline constexpr std::string_view kNested = ":nested";
+inline constexpr std::string_view kCoarse = ":coarse";
+inline constexpr std::string_view kPartial = ":partial";  // a summary activity's part of one flush
+
+// Measures of an activity or part.
+inline constexpr std::string_view kOffset = ":offset";
+inline constexpr std::string_view kCount = ":count";
+inline constexpr std::string_view kBytes = ":bytes";
+inline constexpr std::string_view kElapsed = ":elapsed";
+inline constexpr std::string_view kStart = ":start";
+inline constexpr std::string_view kSpan = ":span";
+
+// vocabulary.h's "provio:Read" as a raw file spells it, ":Read".
+constexpr std::string_view short_term(std::string_view provio_term) {
+  return provio_term.substr(provio_term.find(':'));
+}
+
+}  // namespace provio::model::raw
