@@ -222,10 +222,11 @@ void RawWriter::declare_entity(EntityId id) {
   const model::Entity* e = model::entity(id);
   if (!e) return;
   if (e->parent != model::kNoEntity) declare_entity(e->parent);
-  // Terms first: naming may declare a prefix, which must come before the block.
-  std::string& parent = term_copies_[0];  // a copy: naming `id` may move the parent's term
-  parent.clear();
-  if (e->parent != model::kNoEntity) parent = names_.term(e->parent, out_);
+  // Terms first: naming may declare a prefix, which must come before the block. Naming `id` may
+  // move other terms; the parent is named already (declared above), so looking it up and then
+  // `id` again names nothing more, and both references stay valid for the block.
+  names_.term(id, out_);
+  const std::string& parent = e->parent != model::kNoEntity ? names_.term(e->parent, out_) : no_term_;
   const std::string& self = names_.term(id, out_);
   Turtle t(out_);
   t.name(self).name("a");

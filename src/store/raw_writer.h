@@ -134,7 +134,8 @@ class RawWriter {
   std::size_t entity_at_ = 0;    // where describe_activity wrote the entity term in out_ (0: none)
   std::vector<bool> declared_;   // entities already described in this file
   std::vector<std::string> api_local_names_;  // by ApiId, for api_local_name()
-  std::string term_copies_[2];                // entity terms being written (declare/describe)
+  std::string term_copies_[2];                // entity terms being written (describe_activity)
+  const std::string no_term_;                 // the parent term of an entity without one
   FileNames names_;                           // prefixes and entity terms of this file
   std::string out_;                           // formatting buffer, reused
   OutputFile file_;
