@@ -110,6 +110,37 @@ char* put_activity_numbers(char* p, const SummarySlot& s) {
   return p;
 }
 
+// Text that a Turtle string carries as it is (printable ASCII but '"' and '\\'): the names of
+// nearly all HDF5 objects and attributes.
+bool plain_text(std::string_view text) {
+  for (char c : text) {
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+// declare_entity's common case, an HDF5 object or attribute with a plain-text name in a file:
+// its pairs after the subject ("a <class> ; <name predicate> "<name>" ; <parent predicate>
+// <parent>"), the block declare_entity's switch writes, in `buf`, to be appended once through
+// Turtle::more (a string append per term cost more than the rest of the declaration). Empty
+// when it is not that case or does not fit.
+template <std::size_t N>
+std::string_view object_pairs(char (&buf)[N], const model::Entity& e, std::string_view parent) {
+  bool attribute = e.cls == EntityClass::kAttribute;
+  bool object = e.cls != EntityClass::kFile && e.cls != EntityClass::kDirectory &&
+                e.cls != EntityClass::kVersion && e.cls != EntityClass::kRecord;
+  if (!object || parent.empty() || !plain_text(e.label)) return {};
+  std::string_view cls = attribute ? raw::kAttribute : raw::short_term(model::class_term(e.cls));
+  std::string_view name = attribute ? raw::kName : raw::kObjectPath;
+  std::string_view of = attribute ? raw::kAttributeOf : raw::kInFile;
+  constexpr std::size_t kFixed = 16;  // "a ", the separators, the quotes
+  if (cls.size() + name.size() + e.label.size() + of.size() + parent.size() + kFixed > N) return {};
+  char* p = put_text(put_text(buf, "a "), cls);
+  p = put_text(put_text(put_next_predicate(p, name), "\""), e.label);
+  p = put_text(put_next_predicate(put_text(p, "\""), of), parent);
+  return std::string_view(buf, static_cast<std::size_t>(p - buf));
+}
+
 }  // namespace
 
 RawWriter::RawWriter(bool trace, unsigned thread_index, pid_t tid) : thread_index_(thread_index), tid_(tid) {
@@ -229,7 +260,13 @@ void RawWriter::declare_entity(EntityId id) {
   const std::string& parent = e->parent != model::kNoEntity ? names_.term(e->parent, out_) : no_term_;
   const std::string& self = names_.term(id, out_);
   Turtle t(out_);
-  t.name(self).name("a");
+  t.name(self);
+  char pairs[1024];
+  if (std::string_view fast = object_pairs(pairs, *e, parent); !fast.empty()) {
+    t.more(fast).end();
+    return;
+  }
+  t.name("a");
   switch (e->cls) {
     case EntityClass::kFile:
     case EntityClass::kDirectory:
