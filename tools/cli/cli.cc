@@ -5,11 +5,23 @@
 #include <cstdlib>
 #include <utility>
 
+#include "cli/terminal.h"
 #include "cli/version.h"
 #include "graph/store_layout.h"
 #include "model/output_dir_name.h"
 
 namespace provio::tools {
+
+int usage_error(const char* tool, std::string_view usage, std::string_view message) {
+  print_message(tool, message);
+  std::fwrite(usage.data(), 1, usage.size(), stderr);
+  return kExitUsage;
+}
+
+int fail(const char* tool, std::string_view message) {
+  print_message(tool, message);
+  return kExitData;
+}
 
 int print_version(const char* tool) {
   std::printf("%s (provio) %s\n", tool, kVersion);

@@ -22,6 +22,11 @@ inline int exit_code(int rc, bool input_damaged) {
   return rc == kExitOk && input_damaged ? kExitData : rc;
 }
 
+// Misuse: "TOOL: MESSAGE" (escaped, terminal.h) and `usage` on stderr; returns kExitUsage.
+int usage_error(const char* tool, std::string_view usage, std::string_view message);
+// A failure: "TOOL: MESSAGE" (escaped) on stderr; returns kExitData.
+int fail(const char* tool, std::string_view message);
+
 // Prints "TOOL (provio) VERSION" on stdout; returns kExitOk, or kExitData when stdout fails.
 int print_version(const char* tool);
 

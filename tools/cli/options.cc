@@ -10,15 +10,7 @@ namespace provio::tools {
 namespace {
 
 bool applies(const OptionSpec& spec, const std::string& command) {
-  if (!spec.commands || command.empty()) return true;
-  std::string_view list = spec.commands;
-  for (std::size_t b = 0; b < list.size();) {
-    std::size_t e = list.find(' ', b);
-    if (e == std::string_view::npos) e = list.size();
-    if (list.substr(b, e - b) == command) return true;
-    b = e + 1;
-  }
-  return false;
+  return !spec.commands || command.empty() || in_list(spec.commands, command);
 }
 
 const OptionSpec* find(const std::vector<OptionSpec>& specs, std::string_view word) {
@@ -29,6 +21,16 @@ const OptionSpec* find(const std::vector<OptionSpec>& specs, std::string_view wo
 }
 
 }  // namespace
+
+bool in_list(std::string_view list, std::string_view word) {
+  for (std::size_t b = 0; b < list.size();) {
+    std::size_t e = list.find(' ', b);
+    if (e == std::string_view::npos) e = list.size();
+    if (list.substr(b, e - b) == word) return true;
+    b = e + 1;
+  }
+  return false;
+}
 
 bool ParsedArgs::has(std::string_view name) const {
   for (const ParsedOption& o : options) {
@@ -90,10 +92,7 @@ rdf::Status parse_options(int argc, char** argv, int first, const std::vector<Op
 int parse_command_line(int argc, char** argv, const char* tool, const char* usage,
                        const std::vector<std::string_view>& commands, const std::vector<OptionSpec>& specs,
                        std::string& command, ParsedArgs& out) {
-  auto misuse = [&](const std::string& message) {
-    std::fprintf(stderr, "%s: %s\n%s", tool, message.c_str(), usage);
-    return kExitUsage;
-  };
+  auto misuse = [&](const std::string& message) { return usage_error(tool, usage, message); };
   if (argc < 2) return misuse("missing command");
   std::string_view first = argv[1];
   if (first == "-h" || first == "--help") {

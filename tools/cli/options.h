@@ -25,6 +25,9 @@ struct OptionSpec {
   bool inline_value_optional = false;
 };
 
+// Whether `word` is one of the space-separated words of `list` (OptionSpec::commands).
+bool in_list(std::string_view list, std::string_view word);
+
 struct ParsedOption {
   const OptionSpec* spec;
   std::string value;  // "" for a flag

@@ -33,7 +33,7 @@ constexpr int kExitOk = 0, kExitFailed = 1, kExitDamaged = 2;
 // are on the server, prov-merge stops itself (SIGSTOP), so a test signals it exactly mid-load.
 std::size_t pause_after_chunks() {
   const char* v = std::getenv("PROVIO_TEST_INTO_PAUSE_AFTER");
-  return v ? std::strtoul(v, nullptr, 10) : 0;
+  return v ? rdf::parse_u64(v).value_or(0) : 0;
 }
 
 void pause_for_test(const std::string& job, std::size_t chunks) {
@@ -53,7 +53,7 @@ bool count_triples(sparql::Server& server, const std::string& graph, std::size_t
                      error))
     return false;
   n = !r.rows.empty() && r.rows[0].size() == 1 && r.rows[0][0]
-          ? static_cast<std::size_t>(std::strtoull(r.rows[0][0]->value.c_str(), nullptr, 10))
+          ? static_cast<std::size_t>(rdf::parse_u64(r.rows[0][0]->value).value_or(0))
           : 0;
   return true;
 }

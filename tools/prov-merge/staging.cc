@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "graph/terms.h"
 #include "net/http.h"
 
 namespace provio::into {
@@ -41,8 +42,7 @@ bool provio_graphs(sparql::Server& server, std::vector<ServerGraph>& out, std::s
   out.clear();
   for (const auto& row : r.rows)
     if (row.size() == 2 && row[0] && row[1])
-      out.push_back(
-          {row[0]->value, static_cast<std::size_t>(std::strtoull(row[1]->value.c_str(), nullptr, 10))});
+      out.push_back({row[0]->value, static_cast<std::size_t>(rdf::parse_u64(row[1]->value).value_or(0))});
   std::sort(out.begin(), out.end(), [](const ServerGraph& a, const ServerGraph& b) { return a.iri < b.iri; });
   return true;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/terminal.h"
@@ -34,29 +35,16 @@ namespace {
 
 constexpr const char* kTool = "prov-query";
 
-constexpr const char* kUsage =
+// The tool's --help around its list of commands (generated from kCommands).
+constexpr const char* kUsageHead =
     "usage: prov-query COMMAND [options] [ARG] [INPUT...]\n"
     "\n"
     "INPUT: merged Turtle/N-Triples files, a raw provenance directory (merged on the fly) or a\n"
     "prov-merge store directory; also -i INPUT. Default: $PROVIO_DIR, else ./provio.db (the\n"
     "store prov-run keeps), else ./provio.\n"
     "\n"
-    "commands:\n"
-    "  sparql FILE.rq | -e QUERY     run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)\n"
-    "  lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris] [--all-versions]\n"
-    "                                what ENTITY came from (--up, default) or what came from it\n"
-    "  remake FILE                   the commands that made FILE's current version, as a script\n"
-    "  stats [--by api|file|object|rank|thread|program] [--top K] [--nested]\n"
-    "                                calls, bytes, total and mean elapsed per key\n"
-    "  select [--project F,..] [--filter F OP V]... [--agg FN:F,..] [--group-by F,..]\n"
-    "         [--sort [-]COL,..] [--limit N]   query the I/O activities\n"
-    "  programs | files | objects FILE   what ran, what was touched\n"
-    "  configs                           workflow configurations\n"
-    "  metrics [--metric N,..] [--stage S] [--per run|step] [--task-time NAME] [RUNS]\n"
-    "                                metric records, or n/min/avg/max per run or step\n"
-    "  best --metric NAME [--max|--min] [--final] [--stage S] [RUNS] [-k K]\n"
-    "                                one row per run, ranked by its best (or final) value\n"
-    "  checkpoints                       checkpoint versions loaded under another configuration\n"
+    "commands:\n";
+constexpr const char* kUsageTail =
     "\n"
     "common options:\n"
     "  -f, --format table|csv|tsv|json   output format (default table; json = SPARQL results)\n"
@@ -78,84 +66,10 @@ constexpr const char* kUsage =
     "               count bytes elapsed;  OP: = != =~ (regex) !~ < <= > >=\n"
     "See docs/prov-query.md.\n";
 
-struct Help {
-  const char* name;
-  const char* text;
-};
-constexpr Help kHelp[] = {
-    {"sparql",
-     "usage: prov-query sparql FILE.rq|-e QUERY [-f FORMAT] [INPUT...]\n"
-     "Runs a SPARQL 1.1 query (Oxigraph; on --endpoint, the server) over the merged graph. The\n"
-     "prefixes prov:, provio:, xsd:, rdf: and rdfs: are predeclared. SELECT prints bindings, ASK one\n"
-     "boolean, CONSTRUCT/DESCRIBE subject/predicate/object. A query that cannot run: exit 1.\n"
-     "The seeds' questions ship in share/provio/queries (docs/sparql.md).\n"},
-    {"lineage",
-     "usage: prov-query lineage ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris]\n"
-     "                          [--all-versions] [-f FORMAT] [INPUT...]\n"
-     "Backward (--up, default): the programs that generated ENTITY, what they read, and so on.\n"
-     "Forward (--down): the programs that read ENTITY, what they wrote, and so on. Across jobs;\n"
-     "cycle-safe; over file versions. --depth counts program steps (default all). The ranks of an\n"
-     "MPI job step are one run (--by-rank: one row per rank). Columns: level kind name ranks job\n"
-     "relation via_name command, and iri via (--iris; always in csv, tsv, json).\n"
-     "A FILE is answered for its latest version upward, for all its versions downward (said on\n"
-     "stderr); FILE@N for its N-th (1 = oldest), FILE@2026-11-28T10:00 for the version it held then\n"
-     "(UTC), --all-versions for every version.\n"},
-    {"remake",
-     "usage: prov-query remake FILE [-o SCRIPT] [INPUT...]\n"
-     "A shell script of the commands that produced FILE's current version from its inputs, in\n"
-     "dependency order: working directory, command line (MPI steps with their rank count), the\n"
-     "workflow name, and the versions each step read with whether they are unchanged now. Set\n"
-     "REMAKE_DIR to run it in another directory. Runs nothing itself.\n"},
-    {"stats",
-     "usage: prov-query stats [--by api|file|object|rank|thread|program] [--top K] [--nested] [INPUT...]\n"
-     "I/O totals per key (default api): calls, bytes, elapsed seconds, mean seconds per call;\n"
-     "largest elapsed first. POSIX calls HDF5 made inside HDF5 calls (provio:nested) are left\n"
-     "out, as the HDF5 call already counts them; --nested includes them (stats, select, files,\n"
-     "objects).\n"},
-    {"select",
-     "usage: prov-query select [--project F,..] [--filter 'F OP V']... [--agg FN:F,..]\n"
-     "                         [--group-by F,..] [--sort [-]COL,..] [--limit N] [INPUT...]\n"
-     "One row per I/O activity (summary or trace), or per group with --agg/--group-by.\n"
-     "Fields: activity op api entity file object thread program rank start end count bytes\n"
-     "elapsed. OP: = != =~ !~ (regex search) < <= > >=. FN: sum count mean min max; aggregate\n"
-     "columns are named FN_FIELD (count:* → count_all). -COL sorts descending.\n"
-     "Example: select --project api,bytes --filter 'file=~out.h5' --agg sum:bytes --group-by rank\n"
-     "         --sort -sum_bytes --limit 10\n"},
-    {"programs", "usage: prov-query programs [INPUT...]\nThe program executions, oldest first.\n"},
-    {"files", "usage: prov-query files [INPUT...]\nFiles and directories with bytes read and written.\n"},
-    {"objects", "usage: prov-query objects FILE [INPUT...]\nThe HDF5 objects of FILE with bytes moved.\n"},
-    {"configs",
-     "usage: prov-query configs [INPUT...]\nConfigurations (provio:Configuration) and their keys.\n"},
-    {"metrics",
-     "usage: prov-query metrics [--metric NAME,..] [--stage S] [--per run|step] [--task-time NAME]\n"
-     "                          [--used ENTITY] [--selection KEY=VALUE,..] [INPUT...]\n"
-     "Metric records (provio:Metric) with step, stage, task and run; --per run|step: n, min, avg\n"
-     "and max per run (and step). --task-time NAME: the durations (seconds) of the tasks labelled\n"
-     "NAME, their step being the task they are nested in (per-batch time per epoch); with --metric,\n"
-     "next to those metrics.\n"
-     "--stage training|validation|testing|any; --used: only runs that read ENTITY; --selection:\n"
-     "only runs that read data generated under a data selection with every KEY=VALUE.\n"},
-    {"best",
-     "usage: prov-query best --metric NAME [--max|--min] [--final] [--stage S] [--used ENTITY]\n"
-     "                       [--selection KEY=VALUE,..] [-k K] [INPUT...]\n"
-     "One row per run (a task that used hyperparameters), ranked by its best value of NAME\n"
-     "(--final: its value at its last step), in --stage (default validation when recorded, else\n"
-     "any), with its hyperparameters, the other metrics of that step, and the checkpoint version\n"
-     "holding that result. Default --max, k 10. --used, --selection: as for metrics.\n"},
-    {"checkpoints",
-     "usage: prov-query checkpoints [INPUT...]\n"
-     "Checkpoint versions (provio:ModelReference) read by a task or program other than their\n"
-     "writer whose configuration differs from the one they were written with (provio:trainedWith):\n"
-     "one row per (version, loading task), with the differing keys (lr:0.1->0.2).\n"},
-};
-
-// Every option, with the commands it applies to (nullptr: all); given to another command, it is
-// an error (options.h).
-constexpr const char* kIoQuestions = "stats select files objects";
-constexpr const char* kRunQuestions = "metrics best";
-const std::vector<provio::tools::OptionSpec> kOptions = {
-    {"--format", "-f", true,
-     "sparql lineage stats select programs files objects configs metrics best checkpoints"},
+// Every option once; an option some command lists in its row (kCommands) applies to the commands
+// that list it, the others to all (cli/commands.h).
+const std::vector<provio::tools::OptionSpec> kOptionList = {
+    {"--format", "-f", true},
     {"--output", "-o", true},
     {"--input", "-i", true},
     {"--store", nullptr, true},
@@ -165,32 +79,32 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--endpoint", nullptr, true},
     {"--credentials", nullptr, true},
     {"--ca-file", nullptr, true},
-    {"-e", nullptr, true, "sparql"},
-    {"--up", nullptr, false, "lineage"},
-    {"--down", nullptr, false, "lineage"},
-    {"--depth", nullptr, true, "lineage"},
-    {"--by-rank", nullptr, false, "lineage"},
-    {"--iris", nullptr, false, "lineage"},
-    {"--all-versions", nullptr, false, "lineage"},
-    {"--by", nullptr, true, "stats"},
-    {"--top", nullptr, true, "stats"},
-    {"--nested", nullptr, false, kIoQuestions},
-    {"--project", nullptr, true, "select"},
-    {"--filter", nullptr, true, "select"},
-    {"--agg", nullptr, true, "select"},
-    {"--group-by", nullptr, true, "select"},
-    {"--sort", nullptr, true, "select"},
-    {"--limit", nullptr, true, "select"},
-    {"--metric", nullptr, true, kRunQuestions},
-    {"--stage", nullptr, true, kRunQuestions},
-    {"--used", nullptr, true, kRunQuestions},
-    {"--selection", nullptr, true, kRunQuestions},
-    {"--per", nullptr, true, "metrics"},
-    {"--task-time", nullptr, true, "metrics"},
-    {"--max", nullptr, false, "best"},
-    {"--min", nullptr, false, "best"},
-    {"--final", nullptr, false, "best"},
-    {"-k", nullptr, true, "best"},
+    {"-e", nullptr, true},
+    {"--up", nullptr, false},
+    {"--down", nullptr, false},
+    {"--depth", nullptr, true},
+    {"--by-rank", nullptr, false},
+    {"--iris", nullptr, false},
+    {"--all-versions", nullptr, false},
+    {"--by", nullptr, true},
+    {"--top", nullptr, true},
+    {"--nested", nullptr, false},
+    {"--project", nullptr, true},
+    {"--filter", nullptr, true},
+    {"--agg", nullptr, true},
+    {"--group-by", nullptr, true},
+    {"--sort", nullptr, true},
+    {"--limit", nullptr, true},
+    {"--metric", nullptr, true},
+    {"--stage", nullptr, true},
+    {"--used", nullptr, true},
+    {"--selection", nullptr, true},
+    {"--per", nullptr, true},
+    {"--task-time", nullptr, true},
+    {"--max", nullptr, false},
+    {"--min", nullptr, false},
+    {"--final", nullptr, false},
+    {"-k", nullptr, true},
 };
 
 struct Args : provio::tools::ParsedArgs {
@@ -203,47 +117,15 @@ struct Args : provio::tools::ParsedArgs {
   bool flag(std::string_view o) const { return has(o); }
 };
 
+// The tool's --help, generated from the command table below.
+const std::string& usage();
+
 int usage_error(const std::string& message) {
-  std::cerr << kTool << ": " << message << "\n" << kUsage;
-  return provio::tools::kExitUsage;
+  return provio::tools::usage_error(kTool, usage(), message);
 }
 
 int fail(const std::string& message) {
-  provio::tools::print_message(kTool, message);
-  return provio::tools::kExitData;
-}
-
-// Parses argv; returns -1 to continue, else an exit code.
-int parse(int argc, char** argv, Args& a) {
-  std::vector<std::string_view> commands;
-  for (const auto& h : kHelp) commands.push_back(h.name);
-  int rc = provio::tools::parse_command_line(argc, argv, kTool, kUsage, commands, kOptions, a.command, a);
-  if (rc >= 0) return rc;
-  if (a.has("--help")) {
-    for (const auto& h : kHelp)
-      if (a.command == h.name) std::cout << h.text;
-    return std::cout.flush() ? 0 : 2;
-  }
-  if (a.has("--format") && !pq::parse_format(a.get("--format"), a.format))
-    return usage_error("unknown format '" + a.get("--format") + "' (table, csv, tsv, json)");
-  a.output = a.get("--output");
-  a.quiet = a.has("--quiet");
-  for (const auto& o : a.options)
-    if (o.spec->name == std::string_view("--input") || o.spec->name == std::string_view("--store"))
-      a.inputs.push_back(o.value);
-  return -1;
-}
-
-bool parse_count(const std::string& text, long& out) {
-  if (text == "all") {
-    out = -1;
-    return true;
-  }
-  char* end = nullptr;
-  long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < 0) return false;
-  out = v;
-  return true;
+  return provio::tools::fail(kTool, message);
 }
 
 // The inputs: -i values and positionals after the command's own `nargs` arguments.
@@ -357,7 +239,7 @@ pq::Status lineage_root(const Args& a, pq::View& v, std::string& iri, std::strin
   if (!file) return s;
   if (a.flag("--all-versions") || (a.flag("--down") && spec.empty())) {
     if (!spec.empty())
-      return pq::Status::error("lineage: " + arg + " names one version; --all-versions asks for all");
+      return pq::Status::error(a.command + ": " + arg + " names one version; --all-versions asks for all");
     answered = pq::describe_choice(v, {iri, 0, static_cast<int>(pq::versions_of(v, iri).size())});
     return s;
   }
@@ -370,11 +252,12 @@ pq::Status lineage_root(const Args& a, pq::View& v, std::string& iri, std::strin
 }
 
 int cmd_lineage(const Args& a) {
-  if (a.positional.empty()) return usage_error("lineage: missing ENTITY");
-  if (a.flag("--up") && a.flag("--down")) return usage_error("lineage: --up and --down exclude each other");
+  if (a.positional.empty()) return usage_error(a.command + ": missing ENTITY");
+  if (a.flag("--up") && a.flag("--down"))
+    return usage_error(a.command + ": --up and --down exclude each other");
   long depth = -1;
-  if (a.flag("--depth") && !parse_count(a.get("--depth"), depth))
-    return usage_error("lineage: --depth takes a number >= 0 or 'all'");
+  if (a.flag("--depth") && !pq::parse_count(a.get("--depth"), depth))
+    return usage_error(a.command + ": --depth takes a number >= 0 or 'all'");
   pq::QueryGraph g;
   if (int rc = load(a, 1, g)) return rc;
   std::string answered;  // which version the answer is for, told on stderr after it
@@ -391,12 +274,12 @@ int cmd_lineage(const Args& a) {
     return {0, "", pq::lineage_table(v, &runs, pq::steps_by_run(runs, l, steps), iris)};
   });
   if (rc == 0 && !answered.empty() && !a.flag("--quiet"))
-    std::cerr << "prov-query: lineage of " << answered << "\n";
+    std::cerr << kTool << ": " << a.command << " of " << answered << "\n";
   return rc;
 }
 
 int cmd_remake(const Args& a) {
-  if (a.positional.empty()) return usage_error("remake: missing FILE");
+  if (a.positional.empty()) return usage_error(a.command + ": missing FILE");
   pq::QueryGraph g;
   if (int rc = load(a, 1, g)) return rc;
   pq::View v(g);
@@ -438,14 +321,15 @@ std::vector<std::string> stats_keys(const std::string& by) {
 
 int cmd_stats(const Args& a) {
   long top = -1;
-  if (a.flag("--top") && !parse_count(a.get("--top"), top)) return usage_error("stats: --top takes a number");
+  if (a.flag("--top") && !pq::parse_count(a.get("--top"), top))
+    return usage_error(a.command + ": --top takes a number");
   pq::QueryGraph g;
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
     Answer r;
     std::string by = a.get("--by", "api");
     pq::Status s = pq::stats(v, io_totals(a, v, {stats_keys(by), ""}), by, top, r.table);
-    if (!s.ok) return {1, "stats: " + s.message, {}};
+    if (!s.ok) return {1, a.command + ": " + s.message, {}};
     return r;
   });
 }
@@ -459,9 +343,9 @@ int cmd_select(const Args& a) {
   if (s.ok && a.flag("--sort")) s = pq::parse_sort(a.get("--sort"), spec);
   for (const auto& f : a.all("--filter"))
     if (s.ok) s = pq::parse_filter(f, spec);
-  if (s.ok && a.flag("--limit") && !parse_count(a.get("--limit"), spec.limit))
+  if (s.ok && a.flag("--limit") && !pq::parse_count(a.get("--limit"), spec.limit))
     s = pq::Status::error("--limit takes a number");
-  if (!s.ok) return usage_error("select: " + s.message);
+  if (!s.ok) return usage_error(a.command + ": " + s.message);
   // With aggregation, projected fields name the grouping when --group-by is absent.
   if (!spec.aggs.empty() && spec.group_by.empty()) spec.group_by = spec.project;
   pq::QueryGraph g;
@@ -472,47 +356,19 @@ int cmd_select(const Args& a) {
     std::vector<std::string> keys;
     bool grouped = pq::select_grouping(spec, keys);
     pq::Status e = pq::select(v, grouped ? io_totals(a, v, {keys, ""}) : io_activities(a, v), spec, r.table);
-    if (!e.ok) return {1, "select: " + e.message, {}};
+    if (!e.ok) return {1, a.command + ": " + e.message, {}};
     return r;
   });
 }
 
-// best, metrics, checkpoints: the questions about runs (ml_questions.h).
-int cmd_runs(const Args& a) {
-  pq::BestSpec best;
-  pq::MetricsSpec metrics;
-  std::string stage;
-  pq::Status s;
-  if (a.flag("--stage")) s = pq::parse_stage(a.get("--stage"), stage);
-  pq::RunFilter runs;
-  for (const auto& text : a.all("--selection"))
-    if (s.ok) s = pq::parse_selection(text, runs);
-  if (!s.ok) return usage_error(a.command + ": " + s.message);
-  best.runs = metrics.runs = runs;
-  if (a.command == "best") {
-    if (!a.flag("--metric")) return usage_error("best: missing --metric NAME");
-    if (a.flag("--max") && a.flag("--min")) return usage_error("best: --max and --min exclude each other");
-    if (a.flag("-k") && !parse_count(a.get("-k"), best.k)) return usage_error("best: -k takes a number");
-    best.metric = a.get("--metric");
-    best.maximise = !a.flag("--min");
-    best.final_value = a.flag("--final");
-    best.stage = stage;
-  } else if (a.command == "metrics") {
-    metrics.per = a.get("--per");
-    if (!metrics.per.empty() && metrics.per != "run" && metrics.per != "step")
-      return usage_error("metrics: --per takes run or step");
-    for (const auto& m : a.all("--metric"))
-      for (std::string::size_type i = 0, j; i <= m.size(); i = j + 1) {
-        j = std::min(m.find(',', i), m.size());
-        if (j > i) metrics.names.push_back(m.substr(i, j - i));
-      }
-    metrics.task_time = a.get("--task-time");
-    metrics.stage = stage;
-  }
+// best, metrics, checkpoints: the questions about runs (ml_questions.h), asked of the workflow
+// view with the runs chosen by --used.
+int answer_runs(
+    const Args& a,
+    const std::function<pq::Table(pq::WorkflowView&, pq::Checkpoints&, const std::string&)>& question) {
   pq::QueryGraph g;
   if (int rc = load(a, 0, g)) return rc;
   return answer(a, g, [&](pq::View& v) -> Answer {
-    Answer r;
     std::string used;
     if (a.flag("--used")) {
       pq::Status s = v.resolve(a.get("--used"), used);
@@ -520,40 +376,214 @@ int cmd_runs(const Args& a) {
     }
     pq::WorkflowView w(v);
     pq::Checkpoints c(w);
-    best.runs.used = metrics.runs.used = used;
-    if (a.command == "best")
-      r.table = pq::best_table(w, c, best);
-    else if (a.command == "metrics")
-      r.table = pq::metrics_table(w, metrics);
-    else
-      r.table = pq::checkpoint_mismatch_table(w, c);
-    return r;
+    return {0, "", question(w, c, used)};
   });
 }
 
-int cmd_simple(const Args& a) {
-  std::size_t nargs = a.command == "objects" ? 1 : 0;
-  if (nargs && a.positional.empty()) return usage_error("objects: missing FILE");
-  pq::QueryGraph g;
-  if (int rc = load(a, nargs, g)) return rc;
-  return answer(a, g, [&](pq::View& v) -> Answer {
-    Answer r;
-    pq::Table& t = r.table;
-    if (a.command == "programs")
-      t = pq::programs_table(v);
-    else if (a.command == "files")
-      t = pq::files_table(v, io_totals(a, v, {{"file", "op", "thread"}, ""}));
-    else if (a.command == "configs")
-      t = pq::configs_table(v);
-    else {
-      std::string iri;
-      pq::Status s = v.resolve(a.positional[0], iri);
-      if (!s.ok) return {2, s.message, {}};
-      std::string file = v.file_of(iri);
-      t = pq::objects_table(v, io_totals(a, v, {{"entity", "file", "op"}, file}), file);
-    }
-    return r;
+// --stage and --selection, which best and metrics share.
+pq::Status run_options(const Args& a, std::string& stage, pq::RunFilter& runs) {
+  pq::Status s;
+  if (a.flag("--stage")) s = pq::parse_stage(a.get("--stage"), stage);
+  for (const auto& text : a.all("--selection"))
+    if (s.ok) s = pq::parse_selection(text, runs);
+  return s;
+}
+
+int cmd_best(const Args& a) {
+  pq::BestSpec best;
+  if (pq::Status s = run_options(a, best.stage, best.runs); !s.ok)
+    return usage_error(a.command + ": " + s.message);
+  if (!a.flag("--metric")) return usage_error(a.command + ": missing --metric NAME");
+  if (a.flag("--max") && a.flag("--min"))
+    return usage_error(a.command + ": --max and --min exclude each other");
+  if (a.flag("-k") && !pq::parse_count(a.get("-k"), best.k))
+    return usage_error(a.command + ": -k takes a number");
+  best.metric = a.get("--metric");
+  best.maximise = !a.flag("--min");
+  best.final_value = a.flag("--final");
+  return answer_runs(a, [&](pq::WorkflowView& w, pq::Checkpoints& c, const std::string& used) {
+    best.runs.used = used;
+    return pq::best_table(w, c, best);
   });
+}
+
+int cmd_metrics(const Args& a) {
+  pq::MetricsSpec metrics;
+  if (pq::Status s = run_options(a, metrics.stage, metrics.runs); !s.ok)
+    return usage_error(a.command + ": " + s.message);
+  metrics.per = a.get("--per");
+  if (!metrics.per.empty() && metrics.per != "run" && metrics.per != "step")
+    return usage_error(a.command + ": --per takes run or step");
+  for (const auto& m : a.all("--metric"))
+    for (std::string::size_type i = 0, j; i <= m.size(); i = j + 1) {
+      j = std::min(m.find(',', i), m.size());
+      if (j > i) metrics.names.push_back(m.substr(i, j - i));
+    }
+  metrics.task_time = a.get("--task-time");
+  return answer_runs(a, [&](pq::WorkflowView& w, pq::Checkpoints&, const std::string& used) {
+    metrics.runs.used = used;
+    return pq::metrics_table(w, metrics);
+  });
+}
+
+int cmd_checkpoints(const Args& a) {
+  return answer_runs(a, [](pq::WorkflowView& w, pq::Checkpoints& c, const std::string&) {
+    return pq::checkpoint_mismatch_table(w, c);
+  });
+}
+
+// A question about the whole graph, without arguments of its own.
+int answer_graph(const Args& a, const std::function<pq::Table(pq::View&)>& question) {
+  pq::QueryGraph g;
+  if (int rc = load(a, 0, g)) return rc;
+  return answer(a, g, [&](pq::View& v) -> Answer { return {0, "", question(v)}; });
+}
+
+int cmd_programs(const Args& a) {
+  return answer_graph(a, [](pq::View& v) { return pq::programs_table(v); });
+}
+
+int cmd_files(const Args& a) {
+  return answer_graph(a, [&](pq::View& v) {
+    return pq::files_table(v, io_totals(a, v, {{"file", "op", "thread"}, ""}));
+  });
+}
+
+int cmd_configs(const Args& a) {
+  return answer_graph(a, [](pq::View& v) { return pq::configs_table(v); });
+}
+
+int cmd_objects(const Args& a) {
+  if (a.positional.empty()) return usage_error(a.command + ": missing FILE");
+  pq::QueryGraph g;
+  if (int rc = load(a, 1, g)) return rc;
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    std::string iri;
+    pq::Status s = v.resolve(a.positional[0], iri);
+    if (!s.ok) return {2, s.message, {}};
+    std::string file = v.file_of(iri);
+    return {0, "", pq::objects_table(v, io_totals(a, v, {{"entity", "file", "op"}, file}), file)};
+  });
+}
+
+// The commands: name, usage, summary in the tool's --help, own --help, the options it takes
+// beside the common ones, function.
+const provio::tools::Command<Args> kCommands[] = {
+    {{"sparql", "FILE.rq|-e QUERY [-f FORMAT] [INPUT...]",
+      "run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)",
+      "Runs a SPARQL 1.1 query (Oxigraph; on --endpoint, the server) over the merged graph. The\n"
+      "prefixes prov:, provio:, xsd:, rdf: and rdfs: are predeclared. SELECT prints bindings, ASK one\n"
+      "boolean, CONSTRUCT/DESCRIBE subject/predicate/object. A query that cannot run: exit 1.\n"
+      "The seeds' questions ship in share/provio/queries (docs/sparql.md).\n",
+      "--format -e"},
+     cmd_sparql},
+    {{"lineage",
+      "ENTITY [--up|--down] [--depth N|all] [--by-rank] [--iris] [--all-versions] [-f FORMAT] [INPUT...]",
+      "what ENTITY came from (--up, default) or what came from it",
+      "Backward (--up, default): the programs that generated ENTITY, what they read, and so on.\n"
+      "Forward (--down): the programs that read ENTITY, what they wrote, and so on. Across jobs;\n"
+      "cycle-safe; over file versions. --depth counts program steps (default all). The ranks of an\n"
+      "MPI job step are one run (--by-rank: one row per rank). Columns: level kind name ranks job\n"
+      "relation via_name command, and iri via (--iris; always in csv, tsv, json).\n"
+      "A FILE is answered for its latest version upward, for all its versions downward (said on\n"
+      "stderr); FILE@N for its N-th (1 = oldest), FILE@2026-11-28T10:00 for the version it held then\n"
+      "(UTC), --all-versions for every version.\n",
+      "--format --up --down --depth --by-rank --iris --all-versions"},
+     cmd_lineage},
+    {{"remake", "FILE [-o SCRIPT] [INPUT...]", "the commands that made FILE's current version, as a script",
+      "A shell script of the commands that produced FILE's current version from its inputs, in\n"
+      "dependency order: working directory, command line (MPI steps with their rank count), the\n"
+      "workflow name, and the versions each step read with whether they are unchanged now. Set\n"
+      "REMAKE_DIR to run it in another directory. Runs nothing itself.\n",
+      ""},
+     cmd_remake},
+    {{"stats", "[--by api|file|object|rank|thread|program] [--top K] [--nested] [INPUT...]",
+      "calls, bytes, total and mean elapsed per key",
+      "I/O totals per key (default api): calls, bytes, elapsed seconds, mean seconds per call;\n"
+      "largest elapsed first. POSIX calls HDF5 made inside HDF5 calls (provio:nested) are left\n"
+      "out, as the HDF5 call already counts them; --nested includes them (stats, select, files,\n"
+      "objects).\n",
+      "--format --by --top --nested"},
+     cmd_stats},
+    {{"select",
+      "[--project F,..] [--filter 'F OP V']... [--agg FN:F,..] [--group-by F,..] [--sort [-]COL,..] "
+      "[--limit N] [INPUT...]",
+      "query the I/O activities",
+      "One row per I/O activity (summary or trace), or per group with --agg/--group-by.\n"
+      "Fields: activity op api entity file object thread program rank start end count bytes\n"
+      "elapsed. OP: = != =~ !~ (regex search) < <= > >=. FN: sum count mean min max; aggregate\n"
+      "columns are named FN_FIELD (count:* → count_all). -COL sorts descending.\n"
+      "Example: select --project api,bytes --filter 'file=~out.h5' --agg sum:bytes --group-by rank\n"
+      "         --sort -sum_bytes --limit 10\n",
+      "--format --nested --project --filter --agg --group-by --sort --limit"},
+     cmd_select},
+    {{"programs", "[INPUT...]", "what ran", "The program executions, oldest first.\n", "--format"},
+     cmd_programs},
+    {{"files", "[--nested] [INPUT...]", "what was touched",
+      "Files and directories with bytes read and written.\n", "--format --nested"},
+     cmd_files},
+    {{"objects", "FILE [--nested] [INPUT...]", "the HDF5 objects of FILE",
+      "The HDF5 objects of FILE with bytes moved.\n", "--format --nested"},
+     cmd_objects},
+    {{"configs", "[INPUT...]", "workflow configurations",
+      "Configurations (provio:Configuration) and their keys.\n", "--format"},
+     cmd_configs},
+    {{"metrics",
+      "[--metric NAME,..] [--stage S] [--per run|step] [--task-time NAME] [--used ENTITY] "
+      "[--selection KEY=VALUE,..] [INPUT...]",
+      "metric records, or n/min/avg/max per run or step",
+      "Metric records (provio:Metric) with step, stage, task and run; --per run|step: n, min, avg\n"
+      "and max per run (and step). --task-time NAME: the durations (seconds) of the tasks labelled\n"
+      "NAME, their step being the task they are nested in (per-batch time per epoch); with --metric,\n"
+      "next to those metrics.\n"
+      "--stage training|validation|testing|any; --used: only runs that read ENTITY; --selection:\n"
+      "only runs that read data generated under a data selection with every KEY=VALUE.\n",
+      "--format --metric --stage --used --selection --per --task-time"},
+     cmd_metrics},
+    {{"best",
+      "--metric NAME [--max|--min] [--final] [--stage S] [--used ENTITY] [--selection KEY=VALUE,..] "
+      "[-k K] [INPUT...]",
+      "one row per run, ranked by its best (or final) value",
+      "One row per run (a task that used hyperparameters), ranked by its best value of NAME\n"
+      "(--final: its value at its last step), in --stage (default validation when recorded, else\n"
+      "any), with its hyperparameters, the other metrics of that step, and the checkpoint version\n"
+      "holding that result. Default --max, k 10. --used, --selection: as for metrics.\n",
+      "--format --metric --stage --used --selection --max --min --final -k"},
+     cmd_best},
+    {{"checkpoints", "[INPUT...]", "checkpoint versions loaded under another configuration",
+      "Checkpoint versions (provio:ModelReference) read by a task or program other than their\n"
+      "writer whose configuration differs from the one they were written with (provio:trainedWith):\n"
+      "one row per (version, loading task), with the differing keys (lr:0.1->0.2).\n",
+      "--format"},
+     cmd_checkpoints},
+};
+
+const std::string& usage() {
+  static const std::string text =
+      kUsageHead + provio::tools::command_list(provio::tools::command_texts(kCommands)) + kUsageTail;
+  return text;
+}
+
+// Parses argv; returns -1 to run `a.command`, else an exit code.
+int parse(int argc, char** argv, Args& a) {
+  static const provio::tools::CommandOptions options(kOptionList, provio::tools::command_texts(kCommands));
+  std::vector<std::string_view> names;
+  for (const auto& c : kCommands) names.push_back(c.name);
+  int rc = provio::tools::parse_command_line(argc, argv, kTool, usage().c_str(), names, options.specs(),
+                                             a.command, a);
+  if (rc >= 0) return rc;
+  if (a.has("--help")) {
+    std::cout << provio::tools::command_help(kTool, *provio::tools::find_command(kCommands, a.command));
+    return std::cout.flush() ? 0 : 2;
+  }
+  if (a.has("--format") && !pq::parse_format(a.get("--format"), a.format))
+    return usage_error("unknown format '" + a.get("--format") + "' (table, csv, tsv, json)");
+  a.output = a.get("--output");
+  a.quiet = a.has("--quiet");
+  for (const auto& o : a.options)
+    if (o.spec->name == std::string_view("--input") || o.spec->name == std::string_view("--store"))
+      a.inputs.push_back(o.value);
+  return -1;
 }
 
 }  // namespace
@@ -561,11 +591,5 @@ int cmd_simple(const Args& a) {
 int main(int argc, char** argv) {
   Args a;
   if (int rc = parse(argc, argv, a); rc >= 0) return rc;
-  if (a.command == "sparql") return cmd_sparql(a);
-  if (a.command == "lineage") return cmd_lineage(a);
-  if (a.command == "remake") return cmd_remake(a);
-  if (a.command == "stats") return cmd_stats(a);
-  if (a.command == "select") return cmd_select(a);
-  if (a.command == "best" || a.command == "metrics" || a.command == "checkpoints") return cmd_runs(a);
-  return cmd_simple(a);
+  return provio::tools::find_command(kCommands, a.command)->run(a);
 }

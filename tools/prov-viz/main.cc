@@ -2,12 +2,13 @@
 // `report` writes one self-contained HTML page about a job.
 // main parses options and dispatches to one function per subcommand returning the exit code.
 // Hard rule: messages start with "prov-viz:"; failures exit non-zero naming what and where.
-#include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/terminal.h"
@@ -15,6 +16,7 @@
 #include "lineage_dot.h"
 #include "query/counting.h"
 #include "query/query_graph.h"
+#include "query/questions.h"
 #include "query/view.h"
 #include "report.h"
 
@@ -22,21 +24,17 @@ namespace {
 
 constexpr const char* kTool = "prov-viz";
 
-constexpr const char* kUsage =
-    "usage: prov-viz lineage ENTITY [--up|--down|--both] [--depth N|all] [--by-rank] [--expand]\n"
-    "                        -o OUT.svg|.dot|.png|.pdf [INPUT...]\n"
-    "       prov-viz report [--by-rank] -o OUT.html [INPUT...]\n"
+// The tool's --help around its list of commands (generated from kCommands).
+constexpr const char* kUsageHead =
+    "usage: prov-viz COMMAND [options] [INPUT...]\n"
     "\n"
     "INPUT: merged Turtle/N-Triples files, a raw provenance directory or a prov-merge store\n"
     "directory (as for prov-query; also -i INPUT). Default: $PROVIO_DIR, else ./provio.db (the\n"
     "store prov-run keeps), else ./provio.\n"
     "ENTITY: a path (file.h5), an HDF5 object (file.h5:/group/dataset) or an IRI.\n"
     "\n"
-    "lineage  the lineage subgraph in Graphviz: entities yellow ellipses, activities blue boxes\n"
-    "         (repeated calls collapsed, counts and bytes on edges), programs orange houses.\n"
-    "         The format follows OUT's extension (.dot is written without Graphviz).\n"
-    "report   one self-contained HTML page: programs, ranks, threads, duration; files and objects\n"
-    "         with bytes; top I/O costs; a timeline per run; the lineage of the outputs.\n"
+    "commands:\n";
+constexpr const char* kUsageTail =
     "\n"
     "  --by-rank       the ranks of an MPI job step one by one (default: one run of N ranks)\n"
     "  --expand        every file its own node (default: siblings such as in_1.dat ... in_50.dat\n"
@@ -51,32 +49,27 @@ constexpr const char* kUsage =
     "  -V, --version   the provio version\n"
     "  -h, --help      this help\n";
 
+// The tool's --help, generated from the command table below.
+const std::string& usage();
+
 int usage_error(const std::string& m) {
-  std::cerr << kTool << ": " << m << "\n" << kUsage;
-  return provio::tools::kExitUsage;
+  return provio::tools::usage_error(kTool, usage(), m);
 }
 
 int fail(const std::string& m) {
-  provio::tools::print_message(kTool, m);
-  return provio::tools::kExitData;
+  return provio::tools::fail(kTool, m);
 }
 
-// Every option, with the commands it applies to (nullptr: both); options.h.
-const std::vector<provio::tools::OptionSpec> kOptions = {
-    {"--output", "-o", true},
-    {"--input", "-i", true},
-    {"--store", nullptr, true},
-    {provio::tools::kTrustInputs, nullptr, false},
-    {"--quiet", "-q", false},
-    {"--help", "-h", false},
-    {"--by-rank", nullptr, false},
-    {"--depth", nullptr, true, "lineage"},
-    {"--up", nullptr, false, "lineage"},
-    {"--down", nullptr, false, "lineage"},
-    {"--both", nullptr, false, "lineage"},
-    {"--expand", nullptr, false, "lineage"},
-    {"--endpoint", nullptr, true},
-    {"--credentials", nullptr, true},
+// Every option once; an option some command lists in its row (kCommands) applies to the commands
+// that list it, the others to both (cli/commands.h).
+const std::vector<provio::tools::OptionSpec> kOptionList = {
+    {"--output", "-o", true},      {"--input", "-i", true},
+    {"--store", nullptr, true},    {provio::tools::kTrustInputs, nullptr, false},
+    {"--quiet", "-q", false},      {"--help", "-h", false},
+    {"--by-rank", nullptr, false}, {"--depth", nullptr, true},
+    {"--up", nullptr, false},      {"--down", nullptr, false},
+    {"--both", nullptr, false},    {"--expand", nullptr, false},
+    {"--endpoint", nullptr, true}, {"--credentials", nullptr, true},
     {"--ca-file", nullptr, true},
 };
 
@@ -86,44 +79,6 @@ struct Args {
   int depth = -1;
   bool up = false, down = false, quiet = false, by_rank = false, trust_inputs = false, expand = false;
 };
-
-// Parses argv; returns -1 to go on, else an exit code.
-int parse(int argc, char** argv, Args& a) {
-  provio::tools::ParsedArgs p;
-  int rc = provio::tools::parse_command_line(argc, argv, kTool, kUsage, {"lineage", "report"}, kOptions,
-                                             a.command, p);
-  if (rc >= 0) return rc;
-  if (p.has("--help")) {
-    std::cout << kUsage;
-    return std::cout.flush() ? 0 : 2;
-  }
-  for (const auto& o : p.options) {
-    std::string_view name = o.spec->name;
-    if (name == "--input" || name == "--store") a.inputs.push_back(o.value);
-  }
-  if (p.has("--depth")) {
-    std::string d = p.get("--depth");
-    char* end = nullptr;
-    long n = std::strtol(d.c_str(), &end, 10);
-    if (d == "all")
-      n = -1;
-    else if (d.empty() || *end || n < 0)
-      return usage_error("--depth takes a number >= 0 or 'all'");
-    a.depth = static_cast<int>(n);
-  }
-  a.output = p.get("--output");
-  a.endpoint = p.get("--endpoint");
-  a.credentials = p.get("--credentials");
-  a.ca_file = p.get("--ca-file");
-  a.quiet = p.has("--quiet");
-  a.by_rank = p.has("--by-rank");
-  a.trust_inputs = p.has(provio::tools::kTrustInputs);
-  a.expand = p.has("--expand");
-  a.up = p.has("--up") || p.has("--both");
-  a.down = p.has("--down") || p.has("--both");
-  a.positional = std::move(p.positional);
-  return -1;
-}
 
 int load(const Args& a, std::size_t nargs, provio::query::QueryGraph& g) {
   std::vector<std::string> in = a.inputs;
@@ -149,12 +104,12 @@ int write_file(const std::string& path, const std::string& text) {
 }
 
 int cmd_lineage(const Args& a) {
-  if (a.positional.empty()) return usage_error("lineage: missing ENTITY");
-  if (a.output.empty()) return usage_error("lineage: missing -o OUT");
+  if (a.positional.empty()) return usage_error(a.command + ": missing ENTITY");
+  if (a.output.empty()) return usage_error(a.command + ": missing -o OUT");
   std::string ext = a.output.substr(a.output.find_last_of('.') + 1);
   if (a.output.find('.') == std::string::npos ||
       (ext != "dot" && ext != "svg" && ext != "png" && ext != "pdf"))
-    return usage_error("lineage: -o must end in .dot, .svg, .png or .pdf");
+    return usage_error(a.command + ": -o must end in .dot, .svg, .png or .pdf");
   provio::query::QueryGraph g;
   if (int rc = load(a, 1, g)) return rc;
   provio::viz::DotOptions opt;
@@ -180,7 +135,7 @@ int cmd_lineage(const Args& a) {
 }
 
 int cmd_report(const Args& a) {
-  if (a.output.empty()) return usage_error("report: missing -o OUT.html");
+  if (a.output.empty()) return usage_error(a.command + ": missing -o OUT.html");
   provio::query::QueryGraph g;
   if (int rc = load(a, 0, g)) return rc;
   std::string title = a.endpoint;
@@ -198,11 +153,71 @@ int cmd_report(const Args& a) {
   return provio::tools::exit_code(write_file(a.output, html), g.damaged());
 }
 
+// The commands: name, usage, summary in the tool's --help, own --help (the tool's), the options
+// it takes beside the common ones, function.
+const provio::tools::Command<Args> kCommands[] = {
+    {{"lineage",
+      "ENTITY [--up|--down|--both] [--depth N|all] [--by-rank] [--expand] -o OUT.svg|.dot|.png|.pdf "
+      "[INPUT...]",
+      "the lineage subgraph in Graphviz: entities yellow ellipses, activities blue boxes\n"
+      "(repeated calls collapsed, counts and bytes on edges), programs orange houses.\n"
+      "The format follows OUT's extension (.dot is written without Graphviz).",
+      "", "--depth --up --down --both --expand"},
+     cmd_lineage},
+    {{"report", "[--by-rank] -o OUT.html [INPUT...]",
+      "one self-contained HTML page: programs, ranks, threads, duration; files and objects\n"
+      "with bytes; top I/O costs; a timeline per run; the lineage of the outputs.",
+      "", ""},
+     cmd_report},
+};
+
+const std::string& usage() {
+  static const std::string text =
+      kUsageHead + provio::tools::command_list(provio::tools::command_texts(kCommands)) + kUsageTail;
+  return text;
+}
+
+// Parses argv; returns -1 to go on, else an exit code.
+int parse(int argc, char** argv, Args& a) {
+  static const provio::tools::CommandOptions options(kOptionList, provio::tools::command_texts(kCommands));
+  std::vector<std::string_view> names;
+  for (const auto& c : kCommands) names.push_back(c.name);
+  provio::tools::ParsedArgs p;
+  int rc = provio::tools::parse_command_line(argc, argv, kTool, usage().c_str(), names, options.specs(),
+                                             a.command, p);
+  if (rc >= 0) return rc;
+  if (p.has("--help")) {
+    std::cout << usage();
+    return std::cout.flush() ? 0 : 2;
+  }
+  for (const auto& o : p.options) {
+    std::string_view name = o.spec->name;
+    if (name == "--input" || name == "--store") a.inputs.push_back(o.value);
+  }
+  if (p.has("--depth")) {
+    long n = -1;
+    if (!provio::query::parse_count(p.get("--depth"), n) || n > std::numeric_limits<int>::max())
+      return usage_error("--depth takes a number >= 0 or 'all'");
+    a.depth = static_cast<int>(n);
+  }
+  a.output = p.get("--output");
+  a.endpoint = p.get("--endpoint");
+  a.credentials = p.get("--credentials");
+  a.ca_file = p.get("--ca-file");
+  a.quiet = p.has("--quiet");
+  a.by_rank = p.has("--by-rank");
+  a.trust_inputs = p.has(provio::tools::kTrustInputs);
+  a.expand = p.has("--expand");
+  a.up = p.has("--up") || p.has("--both");
+  a.down = p.has("--down") || p.has("--both");
+  a.positional = std::move(p.positional);
+  return -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Args a;
   if (int rc = parse(argc, argv, a); rc >= 0) return rc;
-  if (a.command == "lineage") return cmd_lineage(a);
-  return cmd_report(a);
+  return provio::tools::find_command(kCommands, a.command)->run(a);
 }

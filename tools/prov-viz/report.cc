@@ -124,7 +124,7 @@ void timeline(std::ostringstream& out, query::View& v, const query::Runs* runs,
     bool operator()(const std::string& a, const std::string& b) const {
       auto split = [](const std::string& s) {
         std::size_t i = s.find_last_not_of("0123456789") + 1;
-        return std::make_pair(s.substr(0, i), i < s.size() ? std::stoull(s.substr(i, 18)) : 0ull);
+        return std::make_pair(s.substr(0, i), rdf::parse_u64(s.substr(i, 18)).value_or(0));
       };
       auto x = split(a), y = split(b);
       return x != y ? x < y : a < b;
@@ -404,7 +404,7 @@ rdf::Status write_report(query::View& v, const std::string& title, bool by_rank,
   Table files = query::files_table(v, records);
   std::stable_sort(files.rows.begin(), files.rows.end(), [](const auto& a, const auto& b) {
     auto total = [](const auto& r) {
-      return std::strtoull(r[1].value.c_str(), nullptr, 10) + std::strtoull(r[2].value.c_str(), nullptr, 10);
+      return rdf::parse_u64(r[1].value).value_or(0) + rdf::parse_u64(r[2].value).value_or(0);
     };
     return total(a) > total(b);
   });

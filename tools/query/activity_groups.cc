@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "graph/terms.h"
 #include "graph/vocabulary.h"
-#include "query/query_graph.h"
+#include "query/source.h"
 
 namespace provio::query {
 namespace {
@@ -36,7 +37,7 @@ std::string entity_pattern() {
 }
 
 std::uint64_t number(const sparql::Row& row, int col) {
-  return col >= 0 && row[col] ? std::strtoull(row[col]->value.c_str(), nullptr, 10) : 0;
+  return col >= 0 && row[col] ? rdf::parse_u64(row[col]->value).value_or(0) : 0;
 }
 
 std::string text(const sparql::Row& row, int col) {

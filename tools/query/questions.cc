@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <regex>
 #include <set>
@@ -78,6 +79,17 @@ Cell field(View& /*labels are resolved in the record*/, const ActivityRecord& r,
   if (name == "bytes") return Cell::integer(r.bytes);
   if (name == "elapsed") return Cell::seconds(r.elapsed_ns);
   return Cell::unbound();
+}
+
+bool parse_count(std::string_view text, long& out) {
+  if (text == "all") {
+    out = -1;
+    return true;
+  }
+  auto n = rdf::parse_u64(text);
+  if (!n || *n > static_cast<std::uint64_t>(std::numeric_limits<long>::max())) return false;
+  out = static_cast<long>(*n);
+  return true;
 }
 
 Status parse_fields(const std::string& text, std::vector<std::string>& out) {

@@ -50,6 +50,8 @@ Status parse_sort(const std::string& text, SelectSpec& spec);
 Status parse_aggs(const std::string& text, SelectSpec& spec);
 Status parse_filter(const std::string& text, SelectSpec& spec);
 Status parse_fields(const std::string& text, std::vector<std::string>& out);
+// A count on the command line (--depth, --top, --limit, -k): a number >= 0, or "all" (-1).
+bool parse_count(std::string_view text, long& out);
 
 // The View::activity_totals keys (sorted) whose group records answer `spec` as its single
 // activities would: the fields it groups and filters by. False when it reads single activities

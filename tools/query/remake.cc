@@ -34,13 +34,10 @@ std::string version_key_of(const std::string& version) {
 }
 
 bool newer(const std::string& a, const std::string& b) {
-  auto sec = [](const std::string& key) { return std::strtoull(key.c_str(), nullptr, 10); };
-  auto ns = [](const std::string& key) {
-    auto dot = key.find('.');
-    return dot == std::string::npos ? 0ull : std::strtoull(key.c_str() + dot + 1, nullptr, 10);
-  };
-  std::string ka = version_key_of(a), kb = version_key_of(b);
-  return std::make_pair(sec(ka), ns(ka)) > std::make_pair(sec(kb), ns(kb));
+  model::VersionStamp sa, sb;  // a key that does not read sorts first, as ""
+  if (!model::parse_version_key(version_key_of(a), sa)) sa = {};
+  if (!model::parse_version_key(version_key_of(b), sb)) sb = {};
+  return !(sa <= sb);
 }
 
 // The directory all `dirs` are under (a whole path component), "/" at worst.

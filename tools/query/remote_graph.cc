@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <map>
 
-#include "query/query_graph.h"
+#include "graph/terms.h"
+#include "query/source.h"
 #include "query/sparql_answer.h"
 #include "sparql/long_iri.h"
 
@@ -106,7 +107,7 @@ std::size_t RemoteGraph::size() const {
                           " FILTER(?p != <" + sparql::full_iri_predicate() + ">) }",
                       r, error) &&
       !r.rows.empty() && r.rows[0].size() == 1 && r.rows[0][0])
-    size_ = std::strtoull(r.rows[0][0]->value.c_str(), nullptr, 10);
+    size_ = rdf::parse_u64(r.rows[0][0]->value).value_or(0);
   sized_ = true;
   return size_;
 }
@@ -200,7 +201,8 @@ bool RemoteGraph::fetch_presence(std::vector<std::string> objects, std::string& 
   });
 }
 
-bool RemoteGraph::fetch_missing(std::string& error) {
+rdf::Status RemoteGraph::fetch_missing() {
+  std::string error;
   auto take = [](auto& set) {
     std::vector<typename std::decay_t<decltype(set)>::value_type> v(set.begin(), set.end());
     set.clear();
@@ -236,10 +238,16 @@ bool RemoteGraph::fetch_missing(std::string& error) {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
   }
-  return ok;
+  return ok ? rdf::Status::success() : rdf::Status::error(error);
 }
 
-bool RemoteGraph::sparql(const std::string& query, Table& out, std::string& error) {
+rdf::Status RemoteGraph::sparql(std::string_view text, Table& out) {
+  std::string error;
+  if (!run_query(std::string(text), out, error)) return rdf::Status::error("SPARQL query failed: " + error);
+  return rdf::Status::success();
+}
+
+bool RemoteGraph::run_query(const std::string& query, Table& out, std::string& error) {
   std::vector<std::string> graphs;
   if (!server_->job_graphs(graphs, error)) return false;
   net::Response resp;

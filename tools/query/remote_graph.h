@@ -23,35 +23,37 @@
 #include <vector>
 
 #include "query/activity_groups.h"
+#include "query/source.h"
 #include "query/table.h"
 #include "sparql/sparql_server.h"
 
 namespace provio::query {
 
-class RemoteGraph {
+class RemoteGraph : public Source {
  public:
   RemoteGraph(sparql::Endpoints endpoints, net::Auth auth);
   // Checks the credentials file and that the server answers.
   bool open(std::string& error);
 
-  std::vector<Cell> objects(std::string_view s, std::string_view p) const;
-  std::vector<std::string> subjects(std::string_view p, std::string_view o) const;
-  bool has_subject(std::string_view s) const;
-  bool has_object(std::string_view o) const;
-  std::size_t size() const;
+  std::vector<Cell> objects(std::string_view s, std::string_view p) const override;
+  std::vector<std::string> subjects(std::string_view p, std::string_view o) const override;
+  bool has_subject(std::string_view s) const override;
+  bool has_object(std::string_view o) const override;
+  std::size_t size() const override;
   // The I/O activities summed by the server (activity_groups.h); null, and noted as missing,
   // until fetched.
   const std::vector<ActivityGroup>* activity_groups(const ActivityGrouping& grouping) const;
 
   // Question rounds (see above).
-  void begin_round() { missed_ = false; }
-  bool missed() const { return missed_; }
-  bool fetch_missing(std::string& error);
+  void begin_round() override { missed_ = false; }
+  bool missed() const override { return missed_; }
+  rdf::Status fetch_missing() override;
 
   // Raw SPARQL through the SPARQL 1.1 Protocol over the union of the job graphs.
-  bool sparql(const std::string& query, Table& out, std::string& error);
+  rdf::Status sparql(std::string_view text, Table& out) override;
 
  private:
+  bool run_query(const std::string& query, Table& out, std::string& error);
   bool fetch_subjects(std::vector<std::string> keys, std::string& error);
   bool fetch_classes(std::vector<std::string> classes, std::string& error);
   bool fetch_incoming(std::vector<std::pair<std::string, std::string>> keys, std::string& error);

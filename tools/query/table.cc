@@ -11,6 +11,20 @@
 #include "graph/vocabulary.h"
 
 namespace provio::query {
+
+void append_tsv_field(std::string& out, std::string_view text) {
+  for (char ch : text) {
+    if (ch == '\t')
+      out += "\\t";
+    else if (ch == '\n')
+      out += "\\n";
+    else if (ch == '\\')
+      out += "\\\\";
+    else
+      out += ch;
+  }
+}
+
 namespace {
 
 // The table is for people: one row per line, and nothing a terminal would act on.
@@ -120,16 +134,9 @@ void write_csv(std::ostream& out, const Table& t, bool terminal) {
 
 void write_tsv(std::ostream& out, const Table& t, bool terminal) {
   auto field = [&](std::string_view raw) {
-    for (char ch : value_text(raw, terminal)) {
-      if (ch == '\t')
-        out << "\\t";
-      else if (ch == '\n')
-        out << "\\n";
-      else if (ch == '\\')
-        out << "\\\\";
-      else
-        out << ch;
-    }
+    std::string text;
+    append_tsv_field(text, value_text(raw, terminal));
+    out << text;
   };
   for (std::size_t i = 0; i < t.columns.size(); ++i) out << (i ? "\t" : "") << t.columns[i];
   out << '\n';

@@ -37,6 +37,10 @@ struct Table {
 
 enum class Format : std::uint8_t { kTable, kCsv, kTsv, kJson };
 
+// Appends `text` as one TSV field: tab, newline and backslash as \t \n \\. The one TSV escaper
+// (prov-query's output, the store's activity cache).
+void append_tsv_field(std::string& out, std::string_view text);
+
 // Parses "table", "csv", "tsv", "json"; false if unknown.
 [[nodiscard]] bool parse_format(std::string_view name, Format& out);
 

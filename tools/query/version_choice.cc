@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "graph/terms.h"
 #include "model/version_key.h"
 
 namespace provio::query {
@@ -97,7 +98,7 @@ Status choose_version(View& v, const std::string& file, const std::string& spec,
   }
   std::size_t pick = versions.size() - 1;
   if (all_digits(spec)) {
-    unsigned long n = std::strtoul(spec.c_str(), nullptr, 10);
+    std::uint64_t n = rdf::parse_u64(spec).value_or(0);
     if (n == 0 || n > versions.size())
       return Status::error(name + "@" + spec + ": " + name + " has " + std::to_string(versions.size()) +
                            " version(s), numbered 1 (oldest) to " + std::to_string(versions.size()));

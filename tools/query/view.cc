@@ -119,7 +119,7 @@ const ProgramInfo& View::program(const std::string& iri) {
   std::map<std::string, std::uint64_t> lost;
   for (const auto& node : g_.objects(iri, provio("incomplete"))) {
     lost[g_.value(node.value, provio("reason"))] +=
-        std::strtoull(g_.value(node.value, provio("lost")).c_str(), nullptr, 10);
+        rdf::parse_u64(g_.value(node.value, provio("lost"))).value_or(0);
   }
   for (const auto& [reason, n] : lost) {
     p.incomplete += (p.incomplete.empty() ? "" : ", ") + reason + ": " + std::to_string(n);
@@ -168,14 +168,15 @@ std::string version_time(const std::string& version_iri) {
   std::size_t at = version_iri.rfind(model::kVersionSeparator);
   if (at == std::string::npos) return {};
   std::string key = version_iri.substr(at + model::kVersionSeparator.size());
-  std::time_t sec = static_cast<std::time_t>(std::strtoll(key.c_str(), nullptr, 10));
-  std::size_t dot = key.find('.'), dash = key.find('-');
+  model::VersionStamp stamp;
+  if (!model::parse_version_key(key, stamp)) return key;
+  std::time_t sec = static_cast<std::time_t>(stamp.sec);
   std::tm tm{};
   char buf[40];
-  if (dot == std::string::npos || dash == std::string::npos || !gmtime_r(&sec, &tm) ||
-      !std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm))
-    return key;
-  return std::string(buf) + "." + key.substr(dot + 1, dash - dot - 1) + "Z";
+  if (!gmtime_r(&sec, &tm) || !std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm)) return key;
+  char ns[16];
+  std::snprintf(ns, sizeof ns, ".%09ld", stamp.nsec);
+  return std::string(buf) + ns + "Z";
 }
 
 std::vector<std::string> View::programs() {
@@ -218,16 +219,7 @@ std::string store_fingerprint(const std::string& dir) {
 }
 
 void put_field(std::string& line, const std::string& f) {
-  for (char c : f) {
-    if (c == '\\')
-      line += "\\\\";
-    else if (c == '\t')
-      line += "\\t";
-    else if (c == '\n')
-      line += "\\n";
-    else
-      line += c;
-  }
+  append_tsv_field(line, f);
   line += '\t';
 }
 
@@ -269,9 +261,12 @@ bool from_fields(const std::vector<std::string>& f, ActivityRecord& r) {
                          &r.thread,       &r.program,    &r.rank,          &r.start,       &r.end,
                          &r.entity_label, &r.file_label, &r.program_label, &r.thread_label};
   for (std::size_t i = 0; i < 14; ++i) *text[i] = f[i];
-  r.count = std::strtoull(f[14].c_str(), nullptr, 10);
-  r.bytes = std::strtoull(f[15].c_str(), nullptr, 10);
-  r.elapsed_ns = std::strtoull(f[16].c_str(), nullptr, 10);
+  // A number that does not read makes the cache unusable: it is rebuilt from the store.
+  auto count = rdf::parse_u64(f[14]), bytes = rdf::parse_u64(f[15]), elapsed = rdf::parse_u64(f[16]);
+  if (!count || !bytes || !elapsed) return false;
+  r.count = *count;
+  r.bytes = *bytes;
+  r.elapsed_ns = *elapsed;
   r.nested = f[17] == "1";
   return true;
 }
@@ -345,12 +340,10 @@ std::vector<ActivityRecord> View::compute_activities() {
         r.entity = used.front().value;
     }
     r.thread = g_.value(a, prov("wasAssociatedWith"));
-    std::string v = g_.value(a, provio("count"));
-    r.count = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
-    v = g_.value(a, provio("bytes"));
-    r.bytes = v.empty() ? 0 : std::strtoull(v.c_str(), nullptr, 10);
-    v = g_.value(a, provio("elapsed"));
-    r.elapsed_ns = rdf::parse_seconds_ns(v).value_or(0);
+    // Measures read as the fold reads them (graph/fold.cc refuses one that does not parse).
+    r.count = rdf::parse_u64(g_.value(a, provio("count"))).value_or(0);
+    r.bytes = rdf::parse_u64(g_.value(a, provio("bytes"))).value_or(0);
+    r.elapsed_ns = rdf::parse_seconds_ns(g_.value(a, provio("elapsed"))).value_or(0);
     r.nested = g_.value(a, provio("nested")) == "true";
     r.start = g_.value(a, prov("startedAtTime"));
     r.end = g_.value(a, prov("endedAtTime"));

@@ -1,0 +1,66 @@
+// A tool's commands (`TOOL COMMAND [options] [ARG...]`: prov-query, prov-viz) in one table, one
+// row per command: its name, its usage, its line in the tool's --help, its own --help, the
+// options it takes beside the common ones, and the function that runs it (ninja's subtools
+// table). The tool's --help, each command's --help, the option parser's "applies to" lists and
+// the dispatch are generated from the rows.
+// Hard rule: a command's name is typed once, in its row.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/options.h"
+
+namespace provio::tools {
+
+struct CommandText {
+  const char* name;
+  const char* synopsis;  // what follows "TOOL NAME" in its usage: "ENTITY [--up|--down] [INPUT...]"
+  const char* summary;   // its line(s) in the tool's --help
+  const char* details;   // its own --help, after its usage line
+  const char* options;   // the long names of the options it takes beside the common ones, by spaces
+};
+
+template <typename Args>
+struct Command : CommandText {
+  int (*run)(const Args&);
+};
+
+// "usage: TOOL NAME SYNOPSIS\n", wrapped before 100 columns between bracketed groups.
+std::string command_usage(const char* tool, const CommandText& c);
+// The tool's list of commands: per command its usage and, indented, its summary.
+std::string command_list(const std::vector<const CommandText*>& commands);
+// `NAME --help`: its usage and details.
+std::string command_help(const char* tool, const CommandText& c);
+
+// The option table the parser gets (options.h): `options` with each one that some command lists
+// restricted to the commands that list it; the others apply to every command.
+class CommandOptions {
+ public:
+  CommandOptions(std::vector<OptionSpec> options, const std::vector<const CommandText*>& commands);
+  CommandOptions(const CommandOptions&) = delete;
+  CommandOptions& operator=(const CommandOptions&) = delete;
+  const std::vector<OptionSpec>& specs() const { return specs_; }
+
+ private:
+  std::deque<std::string> lists_;  // the specs' `commands` strings (stable addresses)
+  std::vector<OptionSpec> specs_;
+};
+
+template <typename Args, std::size_t N>
+std::vector<const CommandText*> command_texts(const Command<Args> (&table)[N]) {
+  std::vector<const CommandText*> out;
+  for (const auto& c : table) out.push_back(&c);
+  return out;
+}
+
+template <typename Args, std::size_t N>
+const Command<Args>* find_command(const Command<Args> (&table)[N], std::string_view name) {
+  for (const auto& c : table)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace provio::tools
