@@ -97,6 +97,17 @@ def case_options():
             assert p.returncode == 1 and p.stdout == "", (t, argv, p)
             assert p.stderr.startswith(f"{t}: option {option} does not apply to {command}\n"), (t, argv, p.stderr)
             assert "usage:" in p.stderr, (t, argv, p.stderr)
+        # A count that is not one (too large for the tool, not all digits) is misuse naming the
+        # option, never read as another number (strtol would saturate it).
+        for t, argv, message in (
+                ("prov-query", ["stats", "--top", "99999999999999999999"], "stats: --top takes a number"),
+                ("prov-query", ["select", "--limit", " 3"], "select: --limit takes a number"),
+                ("prov-query", ["best", "--metric", "loss", "-k", "+-3"], "best: -k takes a number"),
+                ("prov-query", ["lineage", "out.txt", "--depth", "1x"], "lineage: --depth takes a number"),
+                ("prov-viz", ["lineage", "out.txt", "-o", os.path.join(d, "l.dot"), "--depth",
+                              "99999999999999999999"], "--depth takes a number")):
+            p = run([tool(t), *argv, ttl])
+            assert p.returncode == 1 and p.stderr.startswith(f"{t}: {message}"), (t, argv, p)
         for t, argv in (("prov-query", ["stats", "--nested", "--top", "1"]), ("prov-query", ["files", "--nested"]),
                         ("prov-query", ["lineage", "/x/out.txt", "--depth", "1", "--up"]),
                         ("prov-viz", ["report", "--by-rank", "-o", os.path.join(d, "r.html")])):

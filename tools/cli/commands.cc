@@ -61,17 +61,24 @@ std::string command_help(const char* tool, const CommandText& c) {
   return command_usage(tool, c) + c.details;
 }
 
-CommandOptions::CommandOptions(std::vector<OptionSpec> options,
-                               const std::vector<const CommandText*>& commands)
-    : specs_(std::move(options)) {
+CommandLine::CommandLine(std::vector<const CommandText*> commands, const char* head, const char* tail,
+                         std::vector<OptionSpec> options)
+    : commands_(std::move(commands)),
+      usage_(head + command_list(commands_) + tail),
+      specs_(std::move(options)) {
+  for (const CommandText* c : commands_) names_.push_back(c->name);
   for (OptionSpec& spec : specs_) {
     std::string list;
-    for (const CommandText* c : commands)
+    for (const CommandText* c : commands_)
       if (in_list(c->options, spec.name)) list += (list.empty() ? "" : " ") + std::string(c->name);
     if (list.empty()) continue;
     lists_.push_back(std::move(list));
     spec.commands = lists_.back().c_str();
   }
+}
+
+int CommandLine::parse(int argc, char** argv, const char* tool, std::string& command, ParsedArgs& out) const {
+  return parse_command_line(argc, argv, tool, usage_.c_str(), names_, specs_, command, out);
 }
 
 }  // namespace provio::tools

@@ -35,18 +35,26 @@ std::string command_list(const std::vector<const CommandText*>& commands);
 // `NAME --help`: its usage and details.
 std::string command_help(const char* tool, const CommandText& c);
 
-// The option table the parser gets (options.h): `options` with each one that some command lists
-// restricted to the commands that list it; the others apply to every command.
-class CommandOptions {
+// A tool's command line made once from its command table: the tool's --help (`head`, the list of
+// commands, `tail`) and the option table the parser gets (options.h): `options` with each one
+// that some command lists restricted to the commands that list it; the others apply to all.
+class CommandLine {
  public:
-  CommandOptions(std::vector<OptionSpec> options, const std::vector<const CommandText*>& commands);
-  CommandOptions(const CommandOptions&) = delete;
-  CommandOptions& operator=(const CommandOptions&) = delete;
-  const std::vector<OptionSpec>& specs() const { return specs_; }
+  CommandLine(std::vector<const CommandText*> commands, const char* head, const char* tail,
+              std::vector<OptionSpec> options);
+  CommandLine(const CommandLine&) = delete;
+  CommandLine& operator=(const CommandLine&) = delete;
+
+  const std::string& usage() const { return usage_; }
+  // parse_command_line (options.h) over these commands and options.
+  int parse(int argc, char** argv, const char* tool, std::string& command, ParsedArgs& out) const;
 
  private:
+  std::vector<const CommandText*> commands_;
+  std::string usage_;
   std::deque<std::string> lists_;  // the specs' `commands` strings (stable addresses)
   std::vector<OptionSpec> specs_;
+  std::vector<std::string_view> names_;
 };
 
 template <typename Args, std::size_t N>

@@ -558,19 +558,19 @@ const provio::tools::Command<Args> kCommands[] = {
      cmd_checkpoints},
 };
 
+const provio::tools::CommandLine& command_line() {
+  static const provio::tools::CommandLine line(provio::tools::command_texts(kCommands), kUsageHead,
+                                               kUsageTail, kOptionList);
+  return line;
+}
+
 const std::string& usage() {
-  static const std::string text =
-      kUsageHead + provio::tools::command_list(provio::tools::command_texts(kCommands)) + kUsageTail;
-  return text;
+  return command_line().usage();
 }
 
 // Parses argv; returns -1 to run `a.command`, else an exit code.
 int parse(int argc, char** argv, Args& a) {
-  static const provio::tools::CommandOptions options(kOptionList, provio::tools::command_texts(kCommands));
-  std::vector<std::string_view> names;
-  for (const auto& c : kCommands) names.push_back(c.name);
-  int rc = provio::tools::parse_command_line(argc, argv, kTool, usage().c_str(), names, options.specs(),
-                                             a.command, a);
+  int rc = command_line().parse(argc, argv, kTool, a.command, a);
   if (rc >= 0) return rc;
   if (a.has("--help")) {
     std::cout << provio::tools::command_help(kTool, *provio::tools::find_command(kCommands, a.command));

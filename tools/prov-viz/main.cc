@@ -171,20 +171,20 @@ const provio::tools::Command<Args> kCommands[] = {
      cmd_report},
 };
 
+const provio::tools::CommandLine& command_line() {
+  static const provio::tools::CommandLine line(provio::tools::command_texts(kCommands), kUsageHead,
+                                               kUsageTail, kOptionList);
+  return line;
+}
+
 const std::string& usage() {
-  static const std::string text =
-      kUsageHead + provio::tools::command_list(provio::tools::command_texts(kCommands)) + kUsageTail;
-  return text;
+  return command_line().usage();
 }
 
 // Parses argv; returns -1 to go on, else an exit code.
 int parse(int argc, char** argv, Args& a) {
-  static const provio::tools::CommandOptions options(kOptionList, provio::tools::command_texts(kCommands));
-  std::vector<std::string_view> names;
-  for (const auto& c : kCommands) names.push_back(c.name);
   provio::tools::ParsedArgs p;
-  int rc = provio::tools::parse_command_line(argc, argv, kTool, usage().c_str(), names, options.specs(),
-                                             a.command, p);
+  int rc = command_line().parse(argc, argv, kTool, a.command, p);
   if (rc >= 0) return rc;
   if (p.has("--help")) {
     std::cout << usage();
