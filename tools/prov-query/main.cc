@@ -117,11 +117,11 @@ struct Args : provio::tools::ParsedArgs {
   bool flag(std::string_view o) const { return has(o); }
 };
 
-// The tool's --help, generated from the command table below.
-const std::string& usage();
+// The tool's command line, made from the command table below .
+const provio::tools::CommandLine& command_line();
 
 int usage_error(const std::string& message) {
-  return provio::tools::usage_error(kTool, usage(), message);
+  return provio::tools::usage_error(kTool, command_line().usage(), message);
 }
 
 int fail(const std::string& message) {
@@ -562,10 +562,6 @@ const provio::tools::CommandLine& command_line() {
   static const provio::tools::CommandLine line(provio::tools::command_texts(kCommands), kUsageHead,
                                                kUsageTail, kOptionList);
   return line;
-}
-
-const std::string& usage() {
-  return command_line().usage();
 }
 
 // Parses argv; returns -1 to run `a.command`, else an exit code.

@@ -49,11 +49,11 @@ constexpr const char* kUsageTail =
     "  -V, --version   the provio version\n"
     "  -h, --help      this help\n";
 
-// The tool's --help, generated from the command table below.
-const std::string& usage();
+// The tool's command line, made from the command table below .
+const provio::tools::CommandLine& command_line();
 
 int usage_error(const std::string& m) {
-  return provio::tools::usage_error(kTool, usage(), m);
+  return provio::tools::usage_error(kTool, command_line().usage(), m);
 }
 
 int fail(const std::string& m) {
@@ -177,17 +177,13 @@ const provio::tools::CommandLine& command_line() {
   return line;
 }
 
-const std::string& usage() {
-  return command_line().usage();
-}
-
 // Parses argv; returns -1 to go on, else an exit code.
 int parse(int argc, char** argv, Args& a) {
   provio::tools::ParsedArgs p;
   int rc = command_line().parse(argc, argv, kTool, a.command, p);
   if (rc >= 0) return rc;
   if (p.has("--help")) {
-    std::cout << usage();
+    std::cout << command_line().usage();
     return std::cout.flush() ? 0 : 2;
   }
   for (const auto& o : p.options) {
