@@ -45,7 +45,9 @@ using provio::rdf::ReadResult;
 using provio::rdf::Status;
 
 constexpr const char* kTool = "prov-merge";
-constexpr int kExitOk = 0, kExitUsage = 1, kExitDamaged = 2;
+using provio::tools::kExitData;
+using provio::tools::kExitOk;
+using provio::tools::kExitUsage;
 
 struct Options {
   std::vector<std::string> inputs;
@@ -61,41 +63,41 @@ struct Options {
   provio::into::Options into;
 };
 
-void usage(std::FILE* f) {
-  std::fprintf(f,
-               "usage: %s [options] INPUT...\n"
-               "Merges provio provenance into one RDF graph, folding summary parts.\n"
-               "INPUT: a directory (searched recursively for *.ttl and *.nt), a provenance file, or\n"
-               "a graph merged before (Turtle, N-Triples, RDF/XML by extension).\n"
-               "\n"
-               "  -o, --output FILE    write the graph to FILE (default '-': standard output)\n"
-               "  -f, --format NAME    turtle (default), ntriples, or a raptor serializer: rdfxml,\n"
-               "                       rdfxml-abbrev, json (RDF/JSON), json-triples, nquads, ...\n"
-               "                       (default from FILE's extension: .nt .rdf .json)\n"
-               "  -j, --jobs N         parser threads per process (default: all cores)\n"
-               "      --store DIR      also load the graph into a Redland store (hashes, bdb) in DIR;\n"
-               "                       a store already there is merged in first\n"
-               "      --follow         keep merging while a job runs: re-merge every --interval\n"
-               "                       seconds and replace the output, until interrupted\n"
-               "      --interval SEC   --follow period (default 5)\n"
-               "      --rounds N       --follow: stop after N merges\n"
-               "      --trust-inputs   read inputs (and a --store) another user could have planted\n"
-               "                       (docs/security.md), with a warning\n"
-               "%s"
-               "  -q, --quiet          no summary line, no progress on a terminal\n"
-               "  -V, --version        the provio version\n"
-               "  -h, --help           this help\n"
-               "\n"
-               "Under mpirun, the inputs are split across ranks and rank 0 writes the result.\n"
-               "Exit status: 0 merged everything; 2 merged, but some input was damaged, dropped or\n"
-               "skipped (see the messages); 1 usage or output error.\n",
-               kTool, provio::into::kUsage);
+// The --help text (the --into family's lines from into.h).
+const std::string& usage() {
+  static const std::string text =
+      std::string(
+          "usage: prov-merge [options] INPUT...\n"
+          "Merges provio provenance into one RDF graph, folding summary parts.\n"
+          "INPUT: a directory (searched recursively for *.ttl and *.nt), a provenance file, or\n"
+          "a graph merged before (Turtle, N-Triples, RDF/XML by extension).\n"
+          "\n"
+          "  -o, --output FILE    write the graph to FILE (default '-': standard output)\n"
+          "  -f, --format NAME    turtle (default), ntriples, or a raptor serializer: rdfxml,\n"
+          "                       rdfxml-abbrev, json (RDF/JSON), json-triples, nquads, ...\n"
+          "                       (default from FILE's extension: .nt .rdf .json)\n"
+          "  -j, --jobs N         parser threads per process (default: all cores)\n"
+          "      --store DIR      also load the graph into a Redland store (hashes, bdb) in DIR;\n"
+          "                       a store already there is merged in first\n"
+          "      --follow         keep merging while a job runs: re-merge every --interval\n"
+          "                       seconds and replace the output, until interrupted\n"
+          "      --interval SEC   --follow period (default 5)\n"
+          "      --rounds N       --follow: stop after N merges\n"
+          "      --trust-inputs   read inputs (and a --store) another user could have planted\n"
+          "                       (docs/security.md), with a warning\n") +
+      provio::into::kUsage +
+      "  -q, --quiet          no summary line, no progress on a terminal\n"
+      "  -V, --version        the provio version\n"
+      "  -h, --help           this help\n"
+      "\n"
+      "Under mpirun, the inputs are split across ranks and rank 0 writes the result.\n"
+      "Exit status: 0 merged everything; 2 merged, but some input was damaged, dropped or\n"
+      "skipped (see the messages); 1 usage or output error.\n";
+  return text;
 }
 
 int misuse(const std::string& message) {
-  provio::tools::print_message(kTool, message);
-  usage(stderr);
-  return kExitUsage;
+  return provio::tools::usage_error(kTool, usage(), message);
 }
 
 // prov-merge's options (options.h); the --into family is handed to into.h.
@@ -130,8 +132,8 @@ int parse_args(int argc, char** argv, Options& o) {
   Status s = provio::tools::parse_options(argc, argv, 1, kOptions, "", p);
   if (!s.ok) return misuse(s.message);
   if (p.has("--help")) {
-    usage(stdout);
-    return kExitOk;
+    std::fputs(usage().c_str(), stdout);
+    return std::fflush(stdout) == 0 ? kExitOk : kExitData;
   }
   if (p.has("--version")) return provio::tools::print_version(kTool);
   for (const provio::tools::ParsedOption& opt : p.options) {
@@ -387,7 +389,7 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   if (!ok)
     status = kExitUsage;
   else if (status == kExitOk && result.damaged)
-    status = kExitDamaged;
+    status = kExitData;
   if (mpi.on && mpi.size > 1) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return status;
 }
