@@ -20,6 +20,8 @@
 #include "cli/terminal.h"
 #include "graph/output.h"
 #include "query/counting.h"
+#include "query/flow.h"
+#include "query/io_view.h"
 #include "query/lineage.h"
 #include "query/ml_questions.h"
 #include "query/query_graph.h"
@@ -57,6 +59,9 @@ constexpr const char* kUsage =
     "  best --metric NAME [--max|--min] [--final] [--stage S] [RUNS] [-k K]\n"
     "                                one row per run, ranked by its best (or final) value\n"
     "  checkpoints                       checkpoint versions loaded under another configuration\n"
+    "  io [--by job|rank|file|dataset] [--nested] [--columns C,..]\n"
+    "                                Darshan-style I/O characterisation per layer\n"
+    "  flow [--columns C,..]         data flow between runs: producer, consumer, bytes\n"
     "\n"
     "common options:\n"
     "  -f, --format table|csv|tsv|json   output format (default table; json = SPARQL results)\n"
@@ -147,15 +152,30 @@ constexpr Help kHelp[] = {
      "Checkpoint versions (provio:ModelReference) read by a task or program other than their\n"
      "writer whose configuration differs from the one they were written with (provio:trainedWith):\n"
      "one row per (version, loading task), with the differing keys (lr:0.1->0.2).\n"},
+    {"io",
+     "usage: prov-query io [--by job|rank|file|dataset] [--nested] [--columns C,..] [INPUT...]\n"
+     "The I/O characterisation of each job (an MPI job step is one run), per layer (HDF5, MPI-IO,\n"
+     "STDIO, POSIX; --nested adds the POSIX calls HDF5 made, as their own layer), per job (default),\n"
+     "rank, file or HDF5 dataset: operations by kind, bytes, read / write / metadata seconds,\n"
+     "bandwidth (MiB/s), collective and independent transfers, access-size histograms named after\n"
+     "Darshan's counters (size_read_0_100 … size_write_1g_plus; empty when not recorded), and for\n"
+     "files and datasets several ranks used the fastest and slowest rank and the variances.\n"
+     "--columns: only those columns, in that order. See docs/io.md.\n"},
+    {"flow",
+     "usage: prov-query flow [--columns C,..] [INPUT...]\n"
+     "The data flow between runs: one row per product (file version, file, HDF5 dataset),\n"
+     "producer run and consumer run, with the bytes the producer wrote and the consumer read and\n"
+     "the number of runs that read it; an empty consumer: nobody read it; an empty producer: an\n"
+     "input from outside the traced runs.\n"},
 };
 
 // Every option, with the commands it applies to (nullptr: all); given to another command, it is
 // an error (options.h).
-constexpr const char* kIoQuestions = "stats select files objects";
+constexpr const char* kIoQuestions = "stats select files objects io";
 constexpr const char* kRunQuestions = "metrics best";
 const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--format", "-f", true,
-     "sparql lineage stats select programs files objects configs metrics best checkpoints"},
+     "sparql lineage stats select programs files objects configs metrics best checkpoints io flow"},
     {"--output", "-o", true},
     {"--input", "-i", true},
     {"--store", nullptr, true},
@@ -172,8 +192,9 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--by-rank", nullptr, false, "lineage"},
     {"--iris", nullptr, false, "lineage"},
     {"--all-versions", nullptr, false, "lineage"},
-    {"--by", nullptr, true, "stats"},
+    {"--by", nullptr, true, "stats io"},
     {"--top", nullptr, true, "stats"},
+    {"--columns", nullptr, true, "io flow"},
     {"--nested", nullptr, false, kIoQuestions},
     {"--project", nullptr, true, "select"},
     {"--filter", nullptr, true, "select"},
@@ -477,6 +498,38 @@ int cmd_select(const Args& a) {
   });
 }
 
+// io and flow: their table, only the --columns asked for.
+Answer with_columns(const Args& a, pq::Table t) {
+  if (!a.flag("--columns")) return {0, "", std::move(t)};
+  std::vector<std::string> names;
+  std::string list = a.get("--columns"), unknown;
+  for (std::string::size_type i = 0, j; i <= list.size(); i = j + 1) {
+    j = std::min(list.find(',', i), list.size());
+    if (j > i) names.push_back(list.substr(i, j - i));
+  }
+  if (!pq::keep_columns(t, names, unknown)) return {1, a.command + ": no column '" + unknown + "'", {}};
+  return {0, "", std::move(t)};
+}
+
+int cmd_io(const Args& a) {
+  pq::IoGrouping by = pq::IoGrouping::kJob;
+  if (a.flag("--by") && !pq::parse_io_grouping(a.get("--by"), by))
+    return usage_error("io: --by takes job, rank, file or dataset");
+  pq::QueryGraph g;
+  if (int rc = load(a, 0, g)) return rc;
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    return with_columns(a, pq::io_table(v, pq::io_rows(v, io_activities(a, v), by), by));
+  });
+}
+
+int cmd_flow(const Args& a) {
+  pq::QueryGraph g;
+  if (int rc = load(a, 0, g)) return rc;
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    return with_columns(a, pq::flow_table(v, pq::counted(v.activities())));
+  });
+}
+
 // best, metrics, checkpoints: the questions about runs (ml_questions.h).
 int cmd_runs(const Args& a) {
   pq::BestSpec best;
@@ -566,6 +619,8 @@ int main(int argc, char** argv) {
   if (a.command == "remake") return cmd_remake(a);
   if (a.command == "stats") return cmd_stats(a);
   if (a.command == "select") return cmd_select(a);
+  if (a.command == "io") return cmd_io(a);
+  if (a.command == "flow") return cmd_flow(a);
   if (a.command == "best" || a.command == "metrics" || a.command == "checkpoints") return cmd_runs(a);
   return cmd_simple(a);
 }
