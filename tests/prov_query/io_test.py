@@ -211,5 +211,31 @@ def check_report(source):
     check("io-slowest" in parser.tables, "the report names the slowest rank of the 2-rank job")
 
 
+def check_bucket_statements():
+    """A summary activity of several transfers carrying provio:size_<dir>_<bucket> statements (what
+    a summary-level capture writes) shows them; one without, or whose buckets do not add up to its
+    count, shows an empty histogram."""
+    head = ("@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n@prefix prov: <http://www.w3.org/ns/prov#> .\n"
+            "@prefix provio: <http://www.w3.org/ns/provio#> .\n"
+            "<urn:provio:run:h:w:1> a prov:Agent, provio:Program ; provio:executable \"/bin/w\" .\n"
+            "<urn:provio:run:h:w:1/t0> a prov:Agent, provio:Thread ; prov:actedOnBehalfOf <urn:provio:run:h:w:1> .\n")
+    body = ""
+    for name, buckets in (("a", {"0_100": 2, "1k_10k": 1}), ("b", {}), ("c", {"0_100": 1})):
+        act, f = f"<urn:provio:run:h:w:1/t0/write-{name}>", f"<file:///d/{name}.dat>"
+        stated = "".join(f' ; provio:size_write_{b} "{n}"^^xsd:unsignedLong' for b, n in buckets.items())
+        body += (f'{f} a prov:Entity, provio:File ; provio:path "/d/{name}.dat" ; prov:wasGeneratedBy {act} ; '
+                 f"provio:wasWrittenBy {act} .\n{act} a prov:Activity, provio:Write ; provio:api \"write\" ; "
+                 f"prov:wasAssociatedWith <urn:provio:run:h:w:1/t0> ; provio:count \"3\"^^xsd:unsignedLong ; "
+                 f'provio:bytes "5100"^^xsd:unsignedLong ; provio:elapsed "0.000001000"^^xsd:double{stated} .\n')
+    path = os.path.join(work, "buckets.ttl")
+    with open(path, "w") as out:
+        out.write(head + body)
+    files = {os.path.basename(r["file"]): r for r in io_rows("file", path)}
+    compare("bucket statements a.dat", files.get("a.dat"), sizes("write", b0_100=2, b1k_10k=1))
+    compare("no bucket statements b.dat", files.get("b.dat"), no_sizes())
+    compare("bucket statements short of the count c.dat", files.get("c.dat"), no_sizes())
+
+
+check_bucket_statements()
 check_report(os.path.join(work, "trace", "prov"))
 oracle.finish("prov_query_io")
