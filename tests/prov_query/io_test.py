@@ -197,7 +197,11 @@ def check_report(source):
     oracle.Tool(args.prov_viz).run("report", "-o", report, source)
     parser = Tables()
     with open(report, encoding="utf-8") as f:
-        parser.feed(f.read())
+        page = f.read()
+    parser.feed(page)
+    picture = page[page.find('id="flow"'):page.find('id="io-flow"')]
+    check("<svg" in picture and "data.h5" in picture and "read by nobody" in picture,
+          "the data-flow picture names data.h5, which nobody read")
     for table_id, question in (("io-ranks", ("io", "--by", "rank")), ("io-files", ("io", "--by", "file")),
                                ("io-jobs", ("io", "--by", "job")), ("io-flow", ("flow",))):
         shown = parser.tables.get(table_id)

@@ -1,10 +1,17 @@
 // HTML pieces of the report (see html_parts.h).
 #include "html_parts.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 
 #include "graph/terms.h"
+#include "lineage_dot.h"
 
 namespace provio::viz {
 
@@ -87,6 +94,24 @@ void bars(std::ostringstream& out, const std::string& title,
     y += row_h;
   }
   out << "</svg></figure>\n";
+}
+
+rdf::Status inline_svg(std::ostringstream& out, const std::string& dot) {
+  char tmpl[] = "/tmp/prov-viz-svg-XXXXXX";
+  int fd = mkstemp(tmpl);
+  if (fd < 0)
+    return rdf::Status::error(std::string("cannot create a temporary file: ") + std::strerror(errno));
+  ::close(fd);
+  rdf::Status rendered = render(dot, "svg", tmpl);
+  std::ifstream in(tmpl);
+  std::stringstream svg;
+  svg << in.rdbuf();
+  ::unlink(tmpl);
+  if (!rendered.ok) return rendered;
+  std::string s = svg.str();
+  auto start = s.find("<svg");  // drop the XML prolog and DOCTYPE: the SVG goes inline
+  out << "<div class=\"graph\">" << (start == std::string::npos ? "" : s.substr(start)) << "</div>\n";
+  return rdf::Status::success();
 }
 
 }  // namespace provio::viz

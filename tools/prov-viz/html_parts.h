@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph/status.h"
 #include "query/table.h"
 
 namespace provio::viz {
@@ -23,5 +24,8 @@ void table_html(std::ostringstream& out, const query::Table& t,
 void bars(std::ostringstream& out, const std::string& title,
           const std::vector<std::pair<std::string, double>>& items,
           const std::function<std::string(double)>& fmt, const char* colour);
+
+// Graphviz's SVG of `dot`, inline in a <div class="graph"> (no XML prolog).
+[[nodiscard]] rdf::Status inline_svg(std::ostringstream& out, const std::string& dot);
 
 }  // namespace provio::viz

@@ -2,11 +2,14 @@
 #include "io_pages.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 
 #include "html_parts.h"
+#include "lineage_dot.h"
 #include "query/flow.h"
 #include "query/io_view.h"
 
@@ -98,9 +101,88 @@ void slowest_ranks(std::ostringstream& out, const Table& ranks) {
   table_html(out, t, {}, "io-slowest");
 }
 
+std::string dot_quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The flow as a picture that stays readable for tens of runs and hundreds of files: the file
+// products (versions and files; their datasets are inside them) that share a producer and a set
+// of consumers are one node, its edges carrying their summed bytes. Data flows left to right.
+rdf::Status flow_picture(std::ostringstream& out, const Table& flow) {
+  struct Group {
+    std::vector<std::string> products;
+    std::uint64_t produced = 0;
+    std::map<std::string, std::uint64_t> consumed;  // consumer run → bytes
+  };
+  std::map<std::string, std::set<std::string>> consumers_of;  // product → consumer runs
+  std::map<std::string, std::string> producer_of;
+  for (const auto& row : flow.rows) {
+    const std::string& kind = row[column(flow, "kind")].value;
+    if (kind == "dataset") continue;
+    const std::string& product = row[column(flow, "product")].value;
+    producer_of[product] = row[column(flow, "producer")].value;
+    if (!row[column(flow, "consumer")].value.empty())
+      consumers_of[product].insert(row[column(flow, "consumer")].value);
+  }
+  std::map<std::pair<std::string, std::set<std::string>>, Group> groups;
+  for (const auto& row : flow.rows) {
+    if (row[column(flow, "kind")].value == "dataset") continue;
+    const std::string& product = row[column(flow, "product")].value;
+    Group& g = groups[{producer_of[product], consumers_of[product]}];
+    if (g.products.empty() || g.products.back() != product) {
+      g.products.push_back(product);
+      g.produced += std::strtoull(row[column(flow, "bytes_produced")].value.c_str(), nullptr, 10);
+    }
+    const std::string& consumer = row[column(flow, "consumer")].value;
+    if (!consumer.empty())
+      g.consumed[consumer] += std::strtoull(row[column(flow, "bytes_consumed")].value.c_str(), nullptr, 10);
+  }
+  std::ostringstream dot;
+  dot << "digraph flow {\n  rankdir=LR; node [fontname=\"Helvetica\" fontsize=10]; edge "
+         "[fontname=\"Helvetica\" "
+         "fontsize=9];\n";
+  std::map<std::string, std::string> run_node;
+  auto run = [&](const std::string& label) {
+    auto [it, fresh] = run_node.try_emplace(label, "r" + std::to_string(run_node.size()));
+    if (fresh)
+      dot << "  " << it->second << " [shape=house style=filled fillcolor=\"#F8C471\" label="
+          << dot_quoted(label.empty() ? "(not traced)" : label) << "];\n";
+    return it->second;
+  };
+  std::size_t n = 0;
+  for (const auto& [key, g] : groups) {
+    std::string id = "g" + std::to_string(n++);
+    std::string label = g.products.size() == 1
+                            ? g.products[0].substr(g.products[0].find_last_of('/') + 1)
+                            : std::to_string(g.products.size()) +
+                                  " files: " + g.products[0].substr(g.products[0].find_last_of('/') + 1) +
+                                  ", …";
+    if (key.second.empty()) label += "\nread by nobody";
+    dot << "  " << id << " [shape=ellipse style=filled fillcolor=\"#FFF2A8\" label=" << dot_quoted(label)
+        << "];\n";
+    // Run nodes are declared (run()) before the edge that names them is written.
+    const std::string producer = run(key.first);
+    dot << "  " << producer << " -> " << id;
+    if (!key.first.empty()) dot << " [label=" << dot_quoted(human_bytes(g.produced)) << "]";
+    dot << ";\n";
+    for (const auto& [consumer, bytes] : g.consumed) {
+      const std::string node = run(consumer);
+      dot << "  " << id << " -> " << node << " [label=" << dot_quoted(human_bytes(bytes)) << "];\n";
+    }
+  }
+  dot << "}\n";
+  return inline_svg(out, dot.str());
+}
+
 }  // namespace
 
-void io_pages(std::ostringstream& out, query::View& v, const std::vector<query::ActivityRecord>& records) {
+rdf::Status io_pages(std::ostringstream& out, query::View& v,
+                     const std::vector<query::ActivityRecord>& records) {
   using query::IoGrouping;
   Table ranks = query::io_table(v, query::io_rows(v, records, IoGrouping::kRank), IoGrouping::kRank);
   Table jobs = query::io_table(v, query::io_rows(v, records, IoGrouping::kJob), IoGrouping::kJob);
@@ -144,10 +226,14 @@ void io_pages(std::ostringstream& out, query::View& v, const std::vector<query::
          "each file version or dataset, who read it; an empty consumer: nobody read it; an empty producer: "
          "an input from outside.</p>\n";
   Table flow = query::flow_table(v, records);
-  if (flow.rows.empty())
+  if (flow.rows.empty()) {
     out << "<p class=\"none\">no data flow</p>\n";
-  else
-    folded(out, flow, {}, "io-flow", "products");
+    return rdf::Status::success();
+  }
+  rdf::Status drawn = flow_picture(out, flow);
+  if (!drawn.ok) return drawn;
+  folded(out, flow, {}, "io-flow", "products");
+  return rdf::Status::success();
 }
 
 }  // namespace provio::viz

@@ -2,6 +2,7 @@
 #include "query/io_view.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <string_view>
@@ -121,10 +122,12 @@ bool is_dataset(View& v, const std::string& entity) {
   return !entity.empty() && v.graph().has(entity, rdf_type(), provio("Dataset"));
 }
 
-// MiB/s, empty when no time was spent.
+// MiB/s to three decimals (a rate, not a count: more digits would only be noise), empty when
+// no time was spent.
 Cell bandwidth(std::uint64_t bytes, std::uint64_t ns) {
   if (ns == 0) return Cell::unbound();
-  return Cell::number(static_cast<double>(bytes) / 1048576.0 / (static_cast<double>(ns) / 1e9));
+  double mib_s = static_cast<double>(bytes) / 1048576.0 / (static_cast<double>(ns) / 1e9);
+  return Cell::number(std::round(mib_s * 1000) / 1000);
 }
 
 // Population variance, as Darshan's F_VARIANCE_RANK_TIME / VARIANCE_RANK_BYTES.
