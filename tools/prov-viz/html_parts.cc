@@ -96,6 +96,15 @@ void bars(std::ostringstream& out, const std::string& title,
   out << "</svg></figure>\n";
 }
 
+void folded(std::ostringstream& out, const query::Table& t, const std::vector<std::string>& skip,
+            const std::string& id, const std::string& what) {
+  constexpr std::size_t kFold = 30;
+  if (t.rows.size() <= kFold) return table_html(out, t, skip, id);
+  out << "<details><summary>" << t.rows.size() << " " << html_escape(what) << "</summary>";
+  table_html(out, t, skip, id);
+  out << "</details>\n";
+}
+
 rdf::Status inline_svg(std::ostringstream& out, const std::string& dot) {
   char tmpl[] = "/tmp/prov-viz-svg-XXXXXX";
   int fd = mkstemp(tmpl);

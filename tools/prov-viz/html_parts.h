@@ -20,6 +20,10 @@ std::string seconds_text(double s);
 // tables by it), none when empty. Cells print their exact values, as prov-query's CSV does.
 void table_html(std::ostringstream& out, const query::Table& t,
                 const std::vector<std::string>& skip = {"iri"}, const std::string& id = "");
+// table_html, folded under its row count when longer than 30 rows (`what` names the rows): the
+// report's long reference tables.
+void folded(std::ostringstream& out, const query::Table& t, const std::vector<std::string>& skip,
+            const std::string& id, const std::string& what);
 // A horizontal bar chart as inline SVG: label, bar, value text (`fmt`).
 void bars(std::ostringstream& out, const std::string& title,
           const std::vector<std::pair<std::string, double>>& items,

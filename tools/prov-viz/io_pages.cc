@@ -34,16 +34,6 @@ double number(const Table& t, const std::vector<query::Cell>& row, const std::st
   return std::strtod(row[column(t, name)].value.c_str(), nullptr);
 }
 
-// A long table folded under its row count, as the report's other reference tables.
-void folded(std::ostringstream& out, const Table& t, const std::vector<std::string>& skip,
-            const std::string& id, const std::string& what) {
-  constexpr std::size_t kFold = 30;
-  if (t.rows.size() <= kFold) return table_html(out, t, skip, id);
-  out << "<details><summary>" << t.rows.size() << " " << html_escape(what) << "</summary>";
-  table_html(out, t, skip, id);
-  out << "</details>\n";
-}
-
 // Per job and layer, the access sizes of reads and writes, when recorded (trace level).
 void histograms(std::ostringstream& out, const Table& jobs) {
   bool any = false;

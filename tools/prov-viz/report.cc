@@ -300,15 +300,9 @@ rdf::Status write_report(query::View& v, const std::string& title, bool by_rank,
   }
   // The reference tables come last: for big jobs they are long, the summary above is what people
   // read first. Long tables are folded; files beyond the top kMaxFiles are left to prov-query.
-  constexpr std::size_t kFold = 30, kMaxFiles = 200, kMaxObjectTables = 20;
-  auto folded = [&](const Table& t, const std::vector<std::string>& skip, const std::string& what) {
-    if (t.rows.size() <= kFold) return table_html(out, t, skip);
-    out << "<details><summary>" << t.rows.size() << " " << html_escape(what) << "</summary>";
-    table_html(out, t, skip);
-    out << "</details>\n";
-  };
+  constexpr std::size_t kMaxFiles = 200, kMaxObjectTables = 20;
   out << "<h2 id=\"programs\">Programs</h2>\n";
-  folded(query::programs_table(v), {"iri", "executable"}, "program executions");
+  folded(out, query::programs_table(v), {"iri", "executable"}, "programs-table", "program executions");
   out << "<h2 id=\"files\">Files and objects</h2>\n";
   Table files = query::files_table(v, records);
   std::stable_sort(files.rows.begin(), files.rows.end(), [](const auto& a, const auto& b) {
@@ -323,7 +317,7 @@ rdf::Status write_report(query::View& v, const std::string& title, bool by_rank,
     out << "<p class=\"note\">The " << kMaxFiles << " files with the most bytes of " << all_files
         << " (all of them: <code>prov-query files</code>).</p>\n";
   }
-  folded(files, {"iri"}, "files");
+  folded(out, files, {"iri"}, "files-table", "files");
   for (std::size_t i = 0; i < files.rows.size() && i < kMaxObjectTables; ++i) {
     const auto& row = files.rows[i];
     Table objs = query::objects_table(v, records, row.back().value);
