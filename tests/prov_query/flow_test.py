@@ -5,26 +5,21 @@ acquire to decimate, decimate.h5's to both analyze runs (2 consumers: an input r
 the bytes produced and consumed are the counted bytes each run wrote and read on the file
 (prov-query select, the same counting rule); nothing is produced that nobody read but by analyze's
 leftovers, if any."""
-import argparse
 import csv
 import io
 import os
-import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [here, os.path.join(here, "..")]
+import harness  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
 
-ap = argparse.ArgumentParser()
-for name in ("prov-query", "prov-run", "mpiexec", "acquire", "decimate", "analyze", "work"):
-    ap.add_argument("--" + name, required=True)
-args = ap.parse_args()
-work = os.path.realpath(args.work)
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-env = {k: v for k, v in os.environ.items() if not k.startswith("PROVIO_")}
+args = harness.options("--prov-query", "--prov-run", "--mpiexec", "--acquire", "--decimate", "--analyze", "--work")
+work = os.path.realpath(harness.fresh_dir(args.work))
+env = harness.clean_env(mpi=True)
 steps = [[args.mpiexec, "-n", "2", args.acquire, "WestSac.h5"],
          [args.mpiexec, "-n", "2", args.decimate, "WestSac.h5", "decimate.h5"],
          [args.analyze, "decimate.h5"], [args.analyze, "decimate.h5"]]

@@ -5,25 +5,22 @@ per dataset, per rank and per job are exactly the pattern's, at summary and trac
 raw directory, its merged file and its store. The POSIX calls HDF5 made are a layer of their own
 (--nested), never in the HDF5 figures. Histograms: a trace call is one access of known size; a
 summary activity of several calls carries no histogram (yet), so its columns stay empty."""
-import argparse
 import csv
 import html.parser
 import io
 import os
-import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [here, os.path.join(here, "..")]
+import harness  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
 
-ap = argparse.ArgumentParser()
-for name in ("prov-query", "prov-merge", "prov-viz", "io-pattern", "preload", "plugins", "mpiexec", "work"):
-    ap.add_argument("--" + name, required=True)
-args = ap.parse_args()
-work = os.path.realpath(args.work)
-shutil.rmtree(work, ignore_errors=True)
+args = harness.options("--prov-query", "--prov-merge", "--prov-viz", "--io-pattern", "--preload", "--plugins",
+                       "--mpiexec", "--work")
+work = os.path.realpath(harness.fresh_dir(args.work))
 pq, pm = oracle.Tool(args.prov_query), oracle.Tool(args.prov_merge)
 
 BUCKETS = ["0_100", "100_1k", "1k_10k", "10k_100k", "100k_1m", "1m_4m", "4m_10m", "10m_100m", "100m_1g", "1g_plus"]
@@ -147,9 +144,9 @@ for level in ("summary", "trace"):
     run = os.path.join(work, level)
     os.makedirs(run)
     prov = os.path.join(run, "prov")
-    env = dict(os.environ, PROVIO_DIR=prov, PROVIO_LEVEL=level, LD_PRELOAD=args.preload,
-               HDF5_PLUGIN_PATH=args.plugins, HDF5_VOL_CONNECTOR="provio under_vol=0;under_info={}")
-    env.pop("PROVIO_CONFIG", None)
+    env = dict(harness.clean_env(drop=("PROVIO_", "HDF5_"), mpi=True), PROVIO_DIR=prov, PROVIO_LEVEL=level,
+               LD_PRELOAD=args.preload, HDF5_PLUGIN_PATH=args.plugins,
+               HDF5_VOL_CONNECTOR="provio under_vol=0;under_info={}")
     cmd = [args.mpiexec, "-n", "2"]
     for name in ("LD_PRELOAD", "PROVIO_DIR", "PROVIO_LEVEL", "HDF5_PLUGIN_PATH", "HDF5_VOL_CONNECTOR"):
         cmd += ["-x", name]
