@@ -181,7 +181,8 @@ try:
     check(title.startswith("provio report"), f"title: {title}")
     text = evaluate(browser, session, "document.body.innerText")
     for want in ("dassa_a", "dassa_b", "dassa_c", "WestSac.h5", "decimate.h5", "/das/strain", "Top I/O costs",
-                 "Timeline", "Lineage of the outputs", "Trace-level"):
+                 "Timeline", "Lineage of the outputs", "Trace-level", "I/O cost per rank", "Slowest rank",
+                 "Access sizes", "Data flow"):
         check(want in text, f"report shows {want!r}")
     charts = evaluate(browser, session, "document.querySelectorAll('figure.chart svg rect').length")
     check(charts >= 5, f"bar charts drawn: {charts} bars")
@@ -190,11 +191,11 @@ try:
     check(bars >= 16, f"timeline bars: {bars}")
     graph = evaluate(browser, session, "Array.from(document.querySelectorAll('.graph svg text')).map(t => t.textContent).join(' ')")
     check("detections.csv" in graph and "dassa_a" in graph and "WestSac.h5" in graph, f"lineage graph: {graph}")
-    width = evaluate(browser, session, "document.querySelector('.graph svg').getBoundingClientRect().width")
+    width = evaluate(browser, session, "Array.from(document.querySelectorAll('.graph svg')).pop().getBoundingClientRect().width")
     check(width > 100, f"lineage graph is laid out: width {width}")
     # The sorting script runs: clicking "bytes_written" twice sorts ascending.
     order = evaluate(browser, session, """(function () {
-        var t = document.querySelectorAll('table.sortable')[1];
+        var t = document.getElementById('files-table');
         var i = Array.from(t.tHead.rows[0].cells).findIndex(c => c.textContent === 'bytes_written');
         t.tHead.rows[0].cells[i].click(); t.tHead.rows[0].cells[i].click();
         return Array.from(t.tBodies[0].rows).map(r => parseFloat(r.cells[i].textContent)); })()""")

@@ -21,6 +21,8 @@
 #include "cli/terminal.h"
 #include "graph/output.h"
 #include "query/counting.h"
+#include "query/flow.h"
+#include "query/io_view.h"
 #include "query/lineage.h"
 #include "query/ml_questions.h"
 #include "query/query_graph.h"
@@ -88,6 +90,7 @@ const std::vector<provio::tools::OptionSpec> kOptionList = {
     {"--all-versions", nullptr, false},
     {"--by", nullptr, true},
     {"--top", nullptr, true},
+    {"--columns", nullptr, true},
     {"--nested", nullptr, false},
     {"--project", nullptr, true},
     {"--filter", nullptr, true},
@@ -361,6 +364,38 @@ int cmd_select(const Args& a) {
   });
 }
 
+// io and flow: their table, only the --columns asked for.
+Answer with_columns(const Args& a, pq::Table t) {
+  if (!a.flag("--columns")) return {0, "", std::move(t)};
+  std::vector<std::string> names;
+  std::string list = a.get("--columns"), unknown;
+  for (std::string::size_type i = 0, j; i <= list.size(); i = j + 1) {
+    j = std::min(list.find(',', i), list.size());
+    if (j > i) names.push_back(list.substr(i, j - i));
+  }
+  if (!pq::keep_columns(t, names, unknown)) return {1, a.command + ": no column '" + unknown + "'", {}};
+  return {0, "", std::move(t)};
+}
+
+int cmd_io(const Args& a) {
+  pq::IoGrouping by = pq::IoGrouping::kJob;
+  if (a.flag("--by") && !pq::parse_io_grouping(a.get("--by"), by))
+    return usage_error(a.command + ": --by takes job, rank, file or dataset");
+  pq::QueryGraph g;
+  if (int rc = load(a, 0, g)) return rc;
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    return with_columns(a, pq::io_table(v, pq::io_rows(v, io_activities(a, v), by), by));
+  });
+}
+
+int cmd_flow(const Args& a) {
+  pq::QueryGraph g;
+  if (int rc = load(a, 0, g)) return rc;
+  return answer(a, g, [&](pq::View& v) -> Answer {
+    return with_columns(a, pq::flow_table(v, pq::counted(v.activities())));
+  });
+}
+
 // best, metrics, checkpoints: the questions about runs (ml_questions.h), asked of the workflow
 // view with the runs chosen by --used.
 int answer_runs(
@@ -556,6 +591,24 @@ const provio::tools::Command<Args> kCommands[] = {
       "one row per (version, loading task), with the differing keys (lr:0.1->0.2).\n",
       "--format"},
      cmd_checkpoints},
+    {{"io", "[--by job|rank|file|dataset] [--nested] [--columns C,..] [INPUT...]",
+      "Darshan-style I/O characterisation per layer",
+      "The I/O characterisation of each job (an MPI job step is one run), per layer (HDF5, MPI-IO,\n"
+      "STDIO, POSIX; --nested adds the POSIX calls HDF5 made, as their own layer), per job (default),\n"
+      "rank, file or HDF5 dataset: operations by kind, bytes, read / write / metadata seconds,\n"
+      "bandwidth (MiB/s), collective and independent transfers, access-size histograms named after\n"
+      "Darshan's counters (size_read_0_100 … size_write_1g_plus; empty when not recorded), and for\n"
+      "files and datasets several ranks used the fastest and slowest rank and the variances.\n"
+      "--columns: only those columns, in that order. See docs/io.md.\n",
+      "--format --by --nested --columns"},
+     cmd_io},
+    {{"flow", "[--columns C,..] [INPUT...]", "data flow between runs: producer, consumer, bytes",
+      "The data flow between runs: one row per product (file version, file, HDF5 dataset),\n"
+      "producer run and consumer run, with the bytes the producer wrote and the consumer read and\n"
+      "the number of runs that read it; an empty consumer: nobody read it; an empty producer: an\n"
+      "input from outside the traced runs.\n",
+      "--format --columns"},
+     cmd_flow},
 };
 
 const provio::tools::CommandLine& command_line() {

@@ -1,19 +1,17 @@
 // The HTML report (see report.h).
 #include "report.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "graph/terms.h"
+#include "html_parts.h"
+#include "io_pages.h"
 #include "lineage_dot.h"
 #include "query/counting.h"
 #include "query/questions.h"
@@ -25,89 +23,10 @@ namespace {
 using query::ActivityRecord;
 using query::Table;
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // µs since the epoch of an xsd:dateTime (the graph engine's parser, graph/terms.h); -1 if
 // absent or malformed (the report's times all come after 1970).
 long long time_us(const std::string& t) {
   return rdf::parse_datetime_us(t).value_or(-1);
-}
-
-std::string seconds_text(double s) {
-  char buf[32];
-  if (s < 1e-3)
-    std::snprintf(buf, sizeof buf, "%.1f µs", s * 1e6);
-  else if (s < 1)
-    std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f s", s);
-  return buf;
-}
-
-void table_html(std::ostringstream& out, const Table& t, const std::vector<std::string>& skip = {"iri"}) {
-  out << "<table class=\"sortable\"><thead><tr>";
-  std::vector<std::size_t> cols;
-  for (std::size_t i = 0; i < t.columns.size(); ++i) {
-    if (std::find(skip.begin(), skip.end(), t.columns[i]) != skip.end()) continue;
-    cols.push_back(i);
-    out << "<th>" << html_escape(t.columns[i]) << "</th>";
-  }
-  out << "</tr></thead><tbody>\n";
-  for (const auto& row : t.rows) {
-    out << "<tr>";
-    for (std::size_t i : cols) {
-      const auto& c = row[i];
-      bool num = !c.datatype.empty();
-      out << (num ? "<td class=\"num\">" : "<td>") << html_escape(c.value) << "</td>";
-    }
-    out << "</tr>\n";
-  }
-  out << "</tbody></table>\n";
-}
-
-// Horizontal bar chart as inline SVG: label, bar, value text.
-void bars(std::ostringstream& out, const std::string& title,
-          const std::vector<std::pair<std::string, double>>& items,
-          const std::function<std::string(double)>& fmt, const char* colour) {
-  out << "<figure class=\"chart\"><figcaption>" << html_escape(title) << "</figcaption>";
-  if (items.empty()) {
-    out << "<p class=\"none\">no data</p></figure>\n";
-    return;
-  }
-  double max = 0;
-  for (const auto& [l, x] : items) max = std::max(max, x);
-  const int row_h = 22, label_w = 260, bar_w = 360, h = static_cast<int>(items.size()) * row_h + 4;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_w + bar_w + 110 << "\" height=\"" << h
-      << "\" role=\"img\">";
-  int y = 2;
-  for (const auto& [label, x] : items) {
-    int w = max > 0 ? static_cast<int>(bar_w * x / max + 0.5) : 0;
-    // The end of a long label (a path's file name), cut between characters.
-    std::string_view tail = rdf::utf8_tail(label, 40);
-    std::string shown = tail.size() < label.size() ? "…" + std::string(rdf::utf8_tail(label, 39)) : label;
-    out << "<g><title>" << html_escape(label) << ": " << html_escape(fmt(x)) << "</title>"
-        << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">"
-        << html_escape(shown) << "</text><rect x=\"" << label_w << "\" y=\"" << y + 3 << "\" width=\""
-        << std::max(w, 1) << "\" height=\"16\" fill=\"" << colour << "\"/><text x=\""
-        << label_w + std::max(w, 1) + 6 << "\" y=\"" << y + 15 << "\">" << html_escape(fmt(x))
-        << "</text></g>";
-    y += row_h;
-  }
-  out << "</svg></figure>\n";
 }
 
 // Rows: runs (an MPI job step is one row), or with `runs` null ranks when known, else program
@@ -210,7 +129,7 @@ void timeline(std::ostringstream& out, query::View& v, const query::Runs* runs,
 
 constexpr const char* kStyle = R"(
 body{font-family:Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1200px}
-h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}
+h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}
 .cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}
 .card{background:#f4f6fa;border:1px solid #d8dde6;border-radius:6px;padding:10px 16px;min-width:120px}
 .card b{display:block;font-size:20px}.card span{font-size:12px;color:#555}
@@ -350,6 +269,8 @@ rdf::Status write_report(query::View& v, const std::string& title, bool by_rank,
   }
 
   timeline(out, v, by_rank ? nullptr : &runs, records);
+  rdf::Status io = io_pages(out, v, records);
+  if (!io.ok) return io;
 
   // Outputs: files generated by some program and used by none.
   query::Lineage lin(v);
@@ -374,32 +295,14 @@ rdf::Status write_report(query::View& v, const std::string& title, bool by_rank,
     opt.max_nodes = 150;
     opt.by_rank = by_rank;
     std::string dot = lineage_dot(v, records, outputs, opt);
-    char tmpl[] = "/tmp/prov-viz-svg-XXXXXX";
-    int fd = mkstemp(tmpl);
-    if (fd < 0)
-      return rdf::Status::error(std::string("cannot create a temporary file: ") + std::strerror(errno));
-    ::close(fd);
-    rdf::Status rendered = render(dot, "svg", tmpl);
-    std::ifstream in(tmpl);
-    std::stringstream svg;
-    svg << in.rdbuf();
-    ::unlink(tmpl);
+    rdf::Status rendered = inline_svg(out, dot);
     if (!rendered.ok) return rendered;
-    std::string s = svg.str();
-    auto start = s.find("<svg");  // drop the XML prolog and DOCTYPE: the SVG goes inline
-    out << "<div class=\"graph\">" << (start == std::string::npos ? "" : s.substr(start)) << "</div>\n";
   }
   // The reference tables come last: for big jobs they are long, the summary above is what people
   // read first. Long tables are folded; files beyond the top kMaxFiles are left to prov-query.
-  constexpr std::size_t kFold = 30, kMaxFiles = 200, kMaxObjectTables = 20;
-  auto folded = [&](const Table& t, const std::vector<std::string>& skip, const std::string& what) {
-    if (t.rows.size() <= kFold) return table_html(out, t, skip);
-    out << "<details><summary>" << t.rows.size() << " " << html_escape(what) << "</summary>";
-    table_html(out, t, skip);
-    out << "</details>\n";
-  };
+  constexpr std::size_t kMaxFiles = 200, kMaxObjectTables = 20;
   out << "<h2 id=\"programs\">Programs</h2>\n";
-  folded(query::programs_table(v), {"iri", "executable"}, "program executions");
+  folded(out, query::programs_table(v), {"iri", "executable"}, "programs-table", "program executions");
   out << "<h2 id=\"files\">Files and objects</h2>\n";
   Table files = query::files_table(v, records);
   std::stable_sort(files.rows.begin(), files.rows.end(), [](const auto& a, const auto& b) {
@@ -414,7 +317,7 @@ rdf::Status write_report(query::View& v, const std::string& title, bool by_rank,
     out << "<p class=\"note\">The " << kMaxFiles << " files with the most bytes of " << all_files
         << " (all of them: <code>prov-query files</code>).</p>\n";
   }
-  folded(files, {"iri"}, "files");
+  folded(out, files, {"iri"}, "files-table", "files");
   for (std::size_t i = 0; i < files.rows.size() && i < kMaxObjectTables; ++i) {
     const auto& row = files.rows[i];
     Table objs = query::objects_table(v, records, row.back().value);

@@ -1,6 +1,7 @@
 // The HTML report: one self-contained page (inline CSS, SVG and JS; no network, no external
 // file) a person reads to understand a job: programs, ranks, threads, duration; files and
-// objects with bytes; top I/O costs as bar charts; a per-rank timeline; the outputs' lineage.
+// objects with bytes; top I/O costs as bar charts; a per-rank timeline; the I/O pages of
+// prov-query io and flow (io_pages.h); the outputs' lineage.
 // Hard rule: every piece of graph text is HTML-escaped; the page must load with no console error.
 #pragma once
 

@@ -205,6 +205,25 @@ Cell Cell::seconds(std::uint64_t ns) {
   return {Kind::kLiteral, buf, rdf::xsd("double"), {}};
 }
 
+bool keep_columns(Table& t, const std::vector<std::string>& names, std::string& unknown) {
+  std::vector<std::size_t> index;
+  for (const auto& n : names) {
+    auto it = std::find(t.columns.begin(), t.columns.end(), n);
+    if (it == t.columns.end()) {
+      unknown = n;
+      return false;
+    }
+    index.push_back(static_cast<std::size_t>(it - t.columns.begin()));
+  }
+  for (auto& row : t.rows) {
+    std::vector<Cell> kept;
+    for (std::size_t i : index) kept.push_back(std::move(row[i]));
+    row = std::move(kept);
+  }
+  t.columns = names;
+  return true;
+}
+
 bool parse_format(std::string_view name, Format& out) {
   if (name == "table")
     out = Format::kTable;

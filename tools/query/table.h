@@ -41,6 +41,10 @@ enum class Format : std::uint8_t { kTable, kCsv, kTsv, kJson };
 // (prov-query's output, the store's activity cache).
 void append_tsv_field(std::string& out, std::string_view text);
 
+// Keeps only the columns `names`, in that order; false (and `unknown` the first name `t` does
+// not have) leaves `t` unchanged.
+[[nodiscard]] bool keep_columns(Table& t, const std::vector<std::string>& names, std::string& unknown);
+
 // Parses "table", "csv", "tsv", "json"; false if unknown.
 [[nodiscard]] bool parse_format(std::string_view name, Format& out);
 
