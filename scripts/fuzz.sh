@@ -5,13 +5,13 @@
 # repository is only read: new inputs go to a scratch copy. A finding stops the run with the
 # failing input saved in the build directory; add it to tests/fuzz/corpus/<target>/ (the replay
 # tests then keep it fixed) after fixing the bug.
-#   scripts/fuzz.sh [target...]      (line_parser config vol_info escape)
+#   scripts/fuzz.sh [target...]      (line_parser zstd_frames config vol_info escape)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${PROVIO_FUZZ_BUILD_DIR:-build-fuzz}
 seconds=${PROVIO_FUZZ_SECONDS:-20}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(line_parser config vol_info escape)
+[ ${#targets[@]} -gt 0 ] || targets=(line_parser zstd_frames config vol_info escape)
 hdf5_prefix=$(scripts/setup.sh | tail -1)
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_PREFIX_PATH="$hdf5_prefix" -DPROVIO_WERROR=ON \
   -DPROVIO_SANITIZE=address,undefined -DPROVIO_FUZZ=ON >/dev/null

@@ -31,7 +31,7 @@ common_packages=(
   libhdf5-dev libhdf5-openmpi-dev hdf5-tools
   openmpi-bin libopenmpi-dev
   librdf0-dev libraptor2-dev librasqal3-dev raptor2-utils rasqal-utils redland-utils
-  libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libcurl4-gnutls-dev
+  libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev libcurl4-gnutls-dev
   python3 python3-rdflib python3-numpy python3-pytest
   python3-h5py python3-h5py-serial python3-h5py-mpi python3-mpi4py python3-netcdf4 python3-torch
 )

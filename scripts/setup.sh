@@ -35,6 +35,7 @@ packages=(
   graphviz python3 python3-rdflib python3-numpy chromium
   lmod tcsh
   zlib1g-dev
+  libzstd-dev zstd  # compressed raw files (docs/format.md): libprovio writes zstd frames, the tools read them
   valgrind  # bench/posix/instructions, bench/vol/instructions: cachegrind counts
   # the shared store (docs/shared-store.md): libcurl for the tools' HTTP (the GnuTLS flavour,
   # because libraptor2-dev depends on it and the OpenSSL one would remove Redland's headers) and

@@ -125,6 +125,12 @@ class Parser {
         (key == "EXIT_TIMEOUT" ? c_.exit_timeout_ns : c_.flush_interval_ns) = *ns;
       else
         bad("seconds, such as 30 or 0.5");
+    } else if (key == "COMPRESS") {
+      std::string u = upper(v);
+      if (u == "ZSTD" || u == "NONE" || u == "OFF")
+        c_.compression = u == "ZSTD" ? Compression::kZstd : Compression::kNone;
+      else
+        bad("zstd or none");
     } else if (key == "WORKFLOW" || key == "WORKFLOW_NAME") {
       c_.workflow.assign(v);
     } else if (key == "CAMPAIGN") {
@@ -196,11 +202,12 @@ class Parser {
 };
 
 // Every key the environment may set, without the prefix.
-constexpr const char* kEnvKeys[] = {
-    "LEVEL",       "DIR",           "TRACE_EVENTS",    "SUMMARY_SLOTS",  "MAX_ENTITIES",
-    "MEMORY",      "RESERVE",       "FLUSH_INTERVAL",  "EXIT_TIMEOUT",   "WORKFLOW",
-    "CAMPAIGN",    "SHARE",         "REDACT",          "TRACK_FILE",     "TRACK_DIRECTORY",
-    "TRACK_GROUP", "TRACK_DATASET", "TRACK_ATTRIBUTE", "TRACK_DATATYPE", "TRACK_LINK"};
+constexpr const char* kEnvKeys[] = {"LEVEL",        "DIR",           "TRACE_EVENTS",    "SUMMARY_SLOTS",
+                                    "MAX_ENTITIES", "MEMORY",        "RESERVE",         "FLUSH_INTERVAL",
+                                    "EXIT_TIMEOUT", "WORKFLOW",      "CAMPAIGN",        "SHARE",
+                                    "REDACT",       "COMPRESS",      "TRACK_FILE",      "TRACK_DIRECTORY",
+                                    "TRACK_GROUP",  "TRACK_DATASET", "TRACK_ATTRIBUTE", "TRACK_DATATYPE",
+                                    "TRACK_LINK"};
 
 std::mutex g_overrides_mutex;
 std::vector<std::pair<std::string, std::string>> g_overrides;  // guarded by g_overrides_mutex

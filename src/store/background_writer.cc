@@ -16,6 +16,8 @@ namespace {
 
 constexpr std::chrono::seconds kStartPatience{1};  // submit()'s wait for a new writer
 
+thread_local bool t_writer = false;  // this thread is the writer
+
 struct Queue {
   std::mutex mutex;
   std::condition_variable idle;   // no job queued or running
@@ -41,6 +43,7 @@ Queue& queue() {
 // write here, natively, with one idle thread beside it (docs/performance.md, issue 11 fifth
 // pass). A thread per full trace buffer (8,192 calls) costs far less than that.
 void writer_loop() {
+  t_writer = true;
   Queue& q = queue();
   std::unique_lock<std::mutex> lock(q.mutex);
   while (!q.jobs.empty()) {
@@ -96,6 +99,10 @@ bool submit(HandOff job) {
   std::uint64_t ticket = q.taken_count + q.jobs.size();  // taken once taken_count reaches it
   q.taken.wait_for(lock, kStartPatience, [&] { return q.taken_count >= ticket; });
   return true;
+}
+
+bool on_background_writer() {
+  return t_writer;
 }
 
 void drain_background() {

@@ -1,11 +1,12 @@
 // The per-process background writer: formats and writes full trace buffers on its own thread, so
-// that a recording thread whose buffer fills only swaps it for its spare and carries on. The
+// that a recording thread whose buffer fills only swaps it for its spare and carries on; and
+// compresses and writes what a recording thread's own flush handed to its file (output_file.h). The
 // thread lives only while there are jobs: a program with one thread of its own stays one between
 // hand-offs (a second thread makes every one of its system calls dearer; background_writer.cc).
 //
 // Hard rule: bounded and never lossy. A log has at most one buffer in flight (the queue holds at
-// most one job per log, and at most kMaxJobs in all); when submit() refuses, the recording thread
-// formats and writes its buffer itself. Every synchronous flush (thread exit, process exit, fork,
+// most one job per log or file, and at most kMaxJobs in all); when submit() refuses, the recording
+// thread formats (or compresses) and writes itself. Every synchronous flush (thread exit, process exit, fork,
 // MPI_Finalize, provio_flush) first waits for its log's buffer in flight, so a file's content
 // keeps the order of its calls.
 #pragma once
@@ -27,6 +28,8 @@ struct HandOff {
 // Queues a handed-off buffer (its `write` runs on the writer thread); false if the queue is full
 // or the writer thread cannot be started: the caller writes itself.
 bool submit(HandOff job);
+// Whether the calling thread is the writer thread.
+bool on_background_writer();
 // Waits until no job is queued or running (fork prepare, process exit).
 void drain_background();
 // Fork: prepare drains and holds the queue; the parent releases it; the child, where the writer

@@ -8,16 +8,33 @@
 
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include "model/config.h"
 #include "model/log.h"
+#include "store/background_writer.h"
+#include "store/frame_compressor.h"
 #include "store/free_space.h"
 #include "store/output_dir.h"
 
 namespace provio::store {
+namespace {
+std::atomic<bool> g_write_through{false};
+}  // namespace
+
+OutputFile::~OutputFile() {
+  while (jobs_.load(std::memory_order_acquire)) std::this_thread::yield();
+}
+
+void OutputFile::set_write_through(bool on) {
+  g_write_through.store(on, std::memory_order_relaxed);
+  // A file whose last flush before exit had nothing new is not written again: what its earlier
+  // flushes left pending must reach it before the process ends.
+  if (on) drain_background();
+}
 
 bool OutputFile::open(const std::string& dir, const std::string& stem) {
-  if (created_ || failed_) return is_open();
+  if (created_ || failed()) return is_open();
   const OwnModes modes = own_modes();
   std::string why;
   switch (prepare_output_dir(dir, modes.dir, why)) {
@@ -27,13 +44,15 @@ bool OutputFile::open(const std::string& dir, const std::string& stem) {
       fail("cannot create the output directory", errno);
       return false;
     case DirStatus::kRefused:
-      failed_ = true;
+      failed_.store(true, std::memory_order_release);
       model::warn_once("output-refused",
                        "will not write provenance: %s; recording nothing (docs/security.md)", why.c_str());
       return false;
   }
+  compressed_ = model::config().compression == model::Compression::kZstd;
+  const char* suffix = compressed_ ? ".ttl.zst" : ".ttl";
   for (int attempt = 0; attempt < 100; ++attempt) {
-    path_ = dir + "/" + stem + (attempt ? "-" + std::to_string(attempt) : "") + ".ttl";
+    path_ = dir + "/" + stem + (attempt ? "-" + std::to_string(attempt) : "") + suffix;
     long fd = syscall(SYS_openat, AT_FDCWD, path_.c_str(),
                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, modes.file);
     if (fd >= 0) {
@@ -70,13 +89,71 @@ int OutputFile::reopen() {
 }
 
 bool OutputFile::write(std::string_view data) {
-  if (data.empty()) return is_open();
+  if (data.empty() || !is_open()) return is_open();
+  if (!compressed_) return append(data);
+  if (on_background_writer() || g_write_through.load(std::memory_order_relaxed)) return write_frame_now(data);
+  bool submit_now;
+  {
+    std::lock_guard<std::mutex> lock(pending_mutex_);
+    pending_.append(data);
+    submit_now = !queued_;
+    queued_ = true;
+  }
+  if (!submit_now) return true;  // the job queued earlier takes these bytes too
+  jobs_.fetch_add(1, std::memory_order_relaxed);
+  if (submit(HandOff{[](void* self) { static_cast<OutputFile*>(self)->write_pending(); }, this})) return true;
+  jobs_.fetch_sub(1, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(pending_mutex_);
+    queued_ = false;
+  }
+  return write_frame_now({});  // the writer cannot take it: compress here
+}
+
+void OutputFile::write_pending() {
+  {
+    std::lock_guard<std::mutex> lock(write_mutex_);
+    std::string plain;
+    {
+      std::lock_guard<std::mutex> pending(pending_mutex_);
+      plain.swap(pending_);
+      queued_ = false;
+    }
+    std::string frame;
+    if (!plain.empty() && is_open()) {
+      if (compress_frame(plain, frame))
+        append(frame);
+      else
+        fail("cannot compress (out of memory) for", ENOMEM);
+    }
+  }
+  jobs_.fetch_sub(1, std::memory_order_release);  // the owner may delete this object from here on
+}
+
+bool OutputFile::write_frame_now(std::string_view data) {
+  std::lock_guard<std::mutex> lock(write_mutex_);
+  std::string plain;
+  {
+    std::lock_guard<std::mutex> pending(pending_mutex_);
+    plain.swap(pending_);  // a job still queued finds nothing left: these bytes go first, here
+  }
+  plain.append(data);
+  if (plain.empty()) return is_open();
+  std::string frame;
+  if (!compress_frame(plain, frame)) {
+    fail("cannot compress (out of memory) for", ENOMEM);
+    return false;
+  }
+  return append(frame);
+}
+
+bool OutputFile::append(std::string_view data) {
   int fd = reopen();
   if (fd < 0) return false;
   if (!leaves_reserve(fd, data.size(), model::config().free_space_reserve)) {
     syscall(SYS_close, fd);
-    failed_ = true;
     failure_ = Loss::kFreeSpace;
+    failed_.store(true, std::memory_order_release);
     model::warn_once("free-space",
                      "less than PROVIO_RESERVE=%zu bytes would stay free on the file system of %s: "
                      "provio stops writing there; provenance is incomplete",
@@ -103,7 +180,7 @@ void OutputFile::abandon() {
 }
 
 void OutputFile::fail(const char* what, int err) {
-  failed_ = true;
+  failed_.store(true, std::memory_order_release);
   model::warn_once("output-failed", "%s %s: %s; provenance of this thread is incomplete", what, path_.c_str(),
                    std::strerror(err));
 }

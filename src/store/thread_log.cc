@@ -23,6 +23,7 @@ constexpr std::uint64_t kOwnerPatienceNs = 1'000'000'000;  // for another thread
 
 void ThreadLog::set_write_through(bool on) {
   g_write_through.store(on, std::memory_order_relaxed);
+  OutputFile::set_write_through(on);  // and compressed on the flushing thread
 }
 
 ThreadLog::ThreadLog(model::Level level, std::size_t capacity, unsigned thread_index, pid_t tid)

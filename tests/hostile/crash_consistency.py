@@ -8,7 +8,11 @@ early, between pages, when a fatal signal is pending. Such a file must parse up 
 complete line, and prov-merge must report exactly that line as cut (exit status 2: the graph
 written, some input damaged) and keep every line before it. A last check cuts a file on purpose,
 so that this path runs on every test run, not only when a kill happens to land in a write.
+With --compress the raw files are zstd frames (PROVIO_COMPRESS=zstd, "*.ttl.zst"): a kill that lands
+in a write cuts a frame, which prov-merge must report by its offset and drop alone, keeping every
+frame written whole; the last check cuts the largest file inside its last frame.
     crash_consistency.py <preload> <crash_writer> <prov-merge> [--kills N] [--seed S] [--buffer E]
+                         [--compress]
 Prints one line per kill and a summary; exit status 1 if any kill broke the rule."""
 import glob
 import os
@@ -24,6 +28,12 @@ import rdflib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import raw_graph  # noqa: E402
+import zstd_raw  # noqa: E402
+
+COMPRESS = "--compress" in sys.argv
+if COMPRESS:
+    sys.argv.remove("--compress")
+PATTERN = "*.ttl.zst" if COMPRESS else "*.ttl"
 
 PIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
 
@@ -49,18 +59,20 @@ def check_merge(merge, prov, data_iri, made, buffer):
     raw = 0
     problems = []
     expected = set()  # prov-merge's messages for files cut mid-line, exactly
-    for f in sorted(glob.glob(os.path.join(prov, "*.ttl"))):
+    for f in sorted(glob.glob(os.path.join(prov, PATTERN))):
         try:
-            g, cut = raw_graph.load_complete_lines(f)
+            g, cut = load_complete(f)
         except Exception as e:  # noqa: BLE001
             problems.append("%s does not parse: %s" % (f, e))
             continue
-        if cut:
+        if cut is not None and COMPRESS:
+            expected.add("prov-merge: %s: truncated zstd frame at byte %d dropped (file ends mid-frame)" % (f, cut))
+        elif cut:
             expected.add("prov-merge: %s:%d: truncated statement dropped (file ends mid-line)" % (f, cut))
         raw += written_bytes(g, data_iri)
     merged_file = os.path.join(os.path.dirname(prov), "merged.ttl")
     merged = 0
-    if not glob.glob(os.path.join(prov, "*.ttl")):  # killed before its first flush: nothing to merge
+    if not glob.glob(os.path.join(prov, PATTERN)):  # killed before its first flush: nothing to merge
         m = subprocess.CompletedProcess([], 0, stderr="")
     else:
         m = subprocess.run([merge, "-q", prov, "-o", merged_file], stderr=subprocess.PIPE, text=True)
@@ -85,15 +97,33 @@ def check_merge(merge, prov, data_iri, made, buffer):
     return raw, merged, lost, problems
 
 
+def load_complete(path):
+    """A raw file's graph from what a reader can keep of it (complete lines; compressed: the frames
+    written whole), and where it was cut (the last line's number; compressed: the cut frame's
+    offset), else None."""
+    if not COMPRESS:
+        return raw_graph.load_complete_lines(path)
+    text, cut = zstd_raw.complete_text(path)
+    if not text.endswith(b"\n") and text:
+        raise ValueError("a frame ends mid-line")
+    g = rdflib.Graph()
+    g.parse(data=text.decode("utf-8"), format="turtle")
+    return raw_graph.complete(g), cut
+
+
 def cut_last_line(prov):
-    """Cuts the largest raw file in the middle of its last line, as a kill during a flush's write
-    leaves it; returns a description, or None when there is no file to cut."""
-    files = sorted(glob.glob(os.path.join(prov, "*.ttl")), key=os.path.getsize)
+    """Cuts the largest raw file in the middle of its last line (compressed: of its last frame), as
+    a kill during a flush's write leaves it; returns a description, or None when there is no file
+    to cut."""
+    files = sorted(glob.glob(os.path.join(prov, PATTERN)), key=os.path.getsize)
     if not files:
         return None
     with open(files[-1], "rb") as f:
         data = f.read()
-    last = data.rstrip(b"\n").rfind(b"\n") + 1  # the last line's first byte
+    if COMPRESS:
+        last = zstd_raw.split(data)[0][-1][0]  # the last frame's first byte
+    else:
+        last = data.rstrip(b"\n").rfind(b"\n") + 1  # the last line's first byte
     cut_at = last + (len(data) - last) // 2
     with open(files[-1], "wb") as f:
         f.write(data[:cut_at])
@@ -106,7 +136,7 @@ def one_kill(preload, writer, merge, buffer, delay, cut=False):
     work = tempfile.mkdtemp(prefix="provio-crash-")
     prov = os.path.join(work, "prov")
     env = dict(os.environ, LD_PRELOAD=preload, PROVIO_DIR=prov, PROVIO_LEVEL="trace",
-               PROVIO_TRACE_EVENTS=str(buffer))
+               PROVIO_TRACE_EVENTS=str(buffer), PROVIO_COMPRESS="zstd" if COMPRESS else "none")
     p = subprocess.Popen([writer, work], env=env)
     time.sleep(delay)
     p.send_signal(signal.SIGKILL)

@@ -11,8 +11,12 @@ prov-merge, and then:
     provio:lastPart (merge bookkeeping, written only where parts were folded) is left out;
   - prov-query answers every question identically on both.
 
+With --compress the workload writes compressed raw files (PROVIO_COMPRESS=zstd, "*.ttl.zst"): each
+must decompress to a Turtle document (`zstdcat F | rapper -i turtle -c - BASE`), and the merged
+graph must be the same as the one of plain files.
+
   format_equivalence.py --merge PROV_MERGE --query PROV_QUERY --workload FORMAT_WORKLOAD
-                        --fixtures DATA/format1 --work DIR
+                        --fixtures DATA/format1 --work DIR [--compress]
 """
 import argparse
 import glob
@@ -112,18 +116,25 @@ def answers(merged_file, values):
 
 
 def check_raw_files(raw_dir):
-    files = sorted(glob.glob(os.path.join(raw_dir, "*.ttl")))
-    if not files:
-        fail("no raw files in " + raw_dir)
+    files = sorted(glob.glob(os.path.join(raw_dir, "*.ttl.zst" if ARGS.compress else "*.ttl")))
+    if not files or glob.glob(os.path.join(raw_dir, "*.ttl" if ARGS.compress else "*.ttl.zst")):
+        fail("no raw files, or files of the other kind, in " + raw_dir)
     for f in files:
+        if ARGS.compress:
+            text = subprocess.run(["zstdcat", f], stdout=subprocess.PIPE, check=True).stdout
+            rapper = subprocess.run(f"zstdcat '{f}' | rapper -q -i turtle -c - file:///", shell=True,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        else:
+            with open(f, "rb") as fh:
+                text = fh.read()
+            rapper = subprocess.run(["rapper", "-q", "-i", "turtle", "-c", "file://" + os.path.abspath(f)],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            rdflib.Graph().parse(f, format="turtle")
+            rdflib.Graph().parse(data=text.decode("utf-8"), format="turtle")
         except Exception as e:  # noqa: BLE001
             fail(f"rdflib cannot read {f}: {e}")
-        p = subprocess.run(["rapper", "-q", "-i", "turtle", "-c", "file://" + os.path.abspath(f)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if p.returncode != 0:
-            fail(f"rapper cannot read {f}: {p.stderr}")
+        if rapper.returncode != 0:
+            fail(f"rapper cannot read {f}: {rapper.stderr}")
 
 
 def main():
@@ -131,12 +142,14 @@ def main():
     ap = argparse.ArgumentParser()
     for opt in ("--merge", "--query", "--workload", "--fixtures", "--work"):
         ap.add_argument(opt, required=True)
+    ap.add_argument("--compress", action="store_true")
     ARGS = ap.parse_args()
     shutil.rmtree(ARGS.work, ignore_errors=True)
     os.makedirs(ARGS.work)
     for level in ("summary", "trace"):
         raw = os.path.join(ARGS.work, "raw-" + level)
-        run([ARGS.workload, ENTITIES], env={"PROVIO_LEVEL": level, "PROVIO_DIR": raw})
+        run([ARGS.workload, ENTITIES],
+            env={"PROVIO_LEVEL": level, "PROVIO_DIR": raw, "PROVIO_COMPRESS": "zstd" if ARGS.compress else "none"})
         check_raw_files(raw)
         old_file = os.path.join(ARGS.work, f"before-{level}.ttl")
         new_file = os.path.join(ARGS.work, f"now-{level}.ttl")

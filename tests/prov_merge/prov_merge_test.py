@@ -359,7 +359,7 @@ def case_bad_input():
     p = merge(bad, "-o", out, expect=2)
     msgs = [l for l in p.stderr.splitlines() if "triples/s" not in l]
     want = [
-        f"prov-merge: {bad}/notes.txt: skipped: not a .ttl or .nt file",
+        f"prov-merge: {bad}/notes.txt: skipped: not a .ttl or .nt file (or .zst of one)",
         f"prov-merge: {bad}/unreadable.ttl: cannot read: No such file or directory",
         f"prov-merge: {bad}/binary.ttl: skipped: binary data, not RDF",
         f"prov-merge: {bad}/empty.ttl: empty file",

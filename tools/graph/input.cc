@@ -83,8 +83,9 @@ class Walker {
     if (S_ISLNK(st.st_mode) && ::stat(path.c_str(), &st) != 0)
       return damaged(path, std::string("cannot read: ") + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) return directory(path, st, trust, found);
-    if (!has_suffix(path, ".ttl") && !has_suffix(path, ".nt")) {
-      if (other_files_are_damage_) damaged(path, "skipped: not a .ttl or .nt file");
+    if (!has_suffix(path, ".ttl") && !has_suffix(path, ".nt") && !has_suffix(path, ".ttl.zst") &&
+        !has_suffix(path, ".nt.zst")) {
+      if (other_files_are_damage_) damaged(path, "skipped: not a .ttl or .nt file (or .zst of one)");
       return;
     }
     if (!S_ISREG(st.st_mode))

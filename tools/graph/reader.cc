@@ -25,6 +25,7 @@
 #include "graph/line_parser.h"
 #include "graph/raptor_parser.h"
 #include "graph/terms.h"
+#include "graph/zstd_frames.h"
 #include "model/vocabulary.h"
 
 namespace provio::rdf {
@@ -36,7 +37,14 @@ bool has_suffix(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// Reads a file in chunks; remembers errors.
+// The name without ".zst": the syntax is the compressed content's.
+std::string_view content_name(std::string_view path) {
+  if (has_suffix(path, ".zst")) path.remove_suffix(4);
+  return path;
+}
+
+// Reads a file in chunks, decompressing it if it is zstd frames (graph/zstd_frames.h); remembers
+// errors.
 class ChunkReader {
  public:
   // "-" is standard input; anything but a regular file is refused (graph/input.h).
@@ -48,30 +56,61 @@ class ChunkReader {
   ChunkReader& operator=(const ChunkReader&) = delete;
   // Why the file could not be opened, or empty.
   const std::string& open_error() const { return open_error_; }
-  // Appends up to kChunk bytes to `buf`; 0 at the end, -1 on error (errno in error()).
+  // Appends up to kChunk bytes of the file (of a compressed file, the content of the frames that
+  // end in its next bytes: more or nothing) to `buf`; 0 at the end, -1 on error (errno in error()).
   // (Read into a scratch block and appended: growing `buf` by resize() would zero-fill 1 MiB per
   // call, which costs more than parsing a small file.)
   long read_into(std::string& buf) {
+    std::size_t before = buf.size();
+    while (!ended_) {
+      long n = read_raw();
+      if (n <= 0) return n;
+      std::string_view raw(scratch_.get(), static_cast<std::size_t>(n));
+      if (first_) {
+        first_ = false;
+        if (is_zstd(raw)) frames_ = std::make_unique<ZstdFrames>();
+      }
+      if (!frames_) {
+        buf.append(raw);
+        return n;
+      }
+      // A damaged frame: the frames before it are kept, the rest is unreadable (damage() says why).
+      if (!frames_->feed(raw, buf)) ended_ = true;
+      if (buf.size() > before) return static_cast<long>(buf.size() - before);
+    }
+    return 0;
+  }
+  int error() const { return errno_; }
+  // At the end of a compressed file: what was lost of it (a frame cut or damaged), or empty.
+  // `growing`: the writer may still be at it, a frame cut at the end is not damage.
+  std::string damage(bool growing) const {
+    if (!frames_) return {};
+    if (!frames_->what().empty()) return frames_->what() + "; rest of file dropped";
+    if (frames_->cut() && !growing)
+      return "truncated zstd frame at byte " + std::to_string(frames_->frame_offset()) +
+             " dropped (file ends mid-frame)";
+    return {};
+  }
+
+ private:
+  long read_raw() {
     if (!scratch_) scratch_.reset(new char[kChunk]);
     ssize_t n;
     do {
       n = ::read(fd_, scratch_.get(), kChunk);
     } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-      errno_ = errno;
-      return -1;
-    }
-    buf.append(scratch_.get(), static_cast<std::size_t>(n));
-    return n;
+    if (n < 0) errno_ = errno;
+    return n < 0 ? -1 : n;
   }
-  int error() const { return errno_; }
 
- private:
   bool owned_;
   int fd_ = -1;
   int errno_ = 0;
+  bool first_ = true;
+  bool ended_ = false;  // a damaged frame ended what can be read
   std::string open_error_;
   std::unique_ptr<char[]> scratch_;
+  std::unique_ptr<ZstdFrames> frames_;
 };
 
 // A fast-path file, line by line: what LineParser takes goes into the graph; a line it leaves
@@ -287,7 +326,8 @@ bool blank_or_comments(std::string_view text) {
   return true;
 }
 
-const char* raptor_syntax_for(const std::string& path) {
+const char* raptor_syntax_for(std::string_view path) {
+  path = content_name(path);
   if (has_suffix(path, ".nt")) return "ntriples";
   if (has_suffix(path, ".nq")) return "nquads";
   if (has_suffix(path, ".rdf") || has_suffix(path, ".owl") || has_suffix(path, ".xml")) return "rdfxml";
@@ -315,7 +355,7 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
   if (n < 0) {
     read_error(0);
   } else if (n == 0) {
-    if (!growing) {  // a growing file may just have been created
+    if (!growing && in.damage(growing).empty()) {  // a growing file may just have been created
       ctx.report.damaged = true;
       ctx.message(0, 0, "empty file");
     }
@@ -405,6 +445,10 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
       return !done;
     });
   }
+  if (std::string lost = in.damage(growing); !lost.empty()) {
+    ctx.report.damaged = true;
+    ctx.message(0, 0, lost);
+  }
   if (ctx.report.suppressed) {
     std::string m = path + ": " + std::to_string(ctx.report.suppressed) + " more problems not shown";
     ctx.report.messages.push_back(std::move(m));
@@ -415,7 +459,7 @@ void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Rapto
 }  // namespace
 
 std::string parser_for(const std::string& path, const std::string& first_bytes) {
-  if (has_suffix(path, ".nt")) return "fast";
+  if (has_suffix(content_name(path), ".nt")) return "fast";
   std::string_view head(first_bytes);
   if (head.substr(0, model::kTurtlePrefixes.size()) == model::kTurtlePrefixes) return "fast";
   return raptor_syntax_for(path);

@@ -59,7 +59,8 @@ bool count_triples(sparql::Server& server, const std::string& graph, std::size_t
 }
 
 bool provenance_file(const fs::path& p) {
-  return p.extension() == ".ttl" || p.extension() == ".nt";
+  fs::path content = p.extension() == ".zst" ? p.stem() : p;  // a compressed raw file
+  return content.extension() == ".ttl" || content.extension() == ".nt";
 }
 
 // The canonical N-Triples spelling of a term the server sent (graph.h).

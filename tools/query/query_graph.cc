@@ -37,7 +37,8 @@ Status QueryGraph::load(const std::vector<std::string>& inputs, tools::OtherOwne
   auto folded = std::make_unique<rdf::Graph>();
   rdf::MergeResult r = rdf::merge_inputs(inputs, 0, *folded, false, other_owners);
   if (r.read.files == 0 || (folded->size() == 0 && r.damaged())) {
-    if (r.messages.empty()) return Status::error(inputs.front() + ": no provenance files (*.ttl, *.nt)");
+    if (r.messages.empty())
+      return Status::error(inputs.front() + ": no provenance files (*.ttl, *.nt, or .zst of one)");
     std::string m = r.messages.front();
     if (r.messages.size() > 1) m += " (and " + std::to_string(r.messages.size() - 1) + " more problems)";
     return Status::error(m);

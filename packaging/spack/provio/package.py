@@ -29,6 +29,7 @@ class Provio(CMakePackage):
     depends_on("redland")
     depends_on("raptor2")
     depends_on("rasqal")
+    depends_on("zstd")  # compressed raw files
     depends_on("googletest", type=("build", "test"))
     depends_on("graphviz", type="run")
     # prov-query sparql's engine: Oxigraph's npm package under node (docs/sparql.md). Spack has no
