@@ -37,6 +37,8 @@ bench/run vol/paired --runs 1 --rounds 1 --ranks 2 --particles 256 --steps 1 --g
   fail "bench/run vol/paired stopped"
 expect_rows "bench/run vol/paired" "$scratch/vol_paired.txt" vpic bdcats metadata "${small_kernels[@]}"
 
+bench/run vol/compress --pairs 1 --groups 2 --dsets 2 >"$scratch/vol_compress.txt" || fail "bench/run vol/compress stopped"
+expect_rows "bench/run vol/compress" "$scratch/vol_compress.txt" summary trace
 bench/run posix --runs 1 --iterations 200 >"$scratch/posix_run.txt" || fail "bench/run posix stopped"
 bench/run posix --paired 1 --runs 1 --iterations 200 >"$scratch/posix_paired.txt" ||
   fail "bench/run posix --paired stopped"
@@ -59,4 +61,4 @@ bench/run posix/clock 1000 >"$scratch/clock.txt" || fail "bench/run posix/clock 
 expect_rows "bench/run posix/clock" "$scratch/clock.txt" clock_gettime_monotonic
 bench/run --list >"$scratch/list.txt" || fail "bench/run --list stopped"
 grep -q '^vol/paired ' "$scratch/list.txt" || fail "bench/run --list lacks vol/paired"
-echo "smoke: bench/run vol, vol/paired, posix (plain and paired), posix/clock, sparql, merge, query, ml ran"
+echo "smoke: bench/run vol, vol/paired, vol/compress, posix (plain and paired), posix/clock, sparql, merge, query, ml ran"
