@@ -111,6 +111,17 @@ void drain_background() {
   q.idle.wait(lock, [&] { return q.jobs.empty() && !q.running; });
 }
 
+bool drain_background_within(long patience_ms) {
+  auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(patience_ms);
+  Queue& q = queue();
+  std::unique_lock<std::mutex> lock(q.mutex, std::defer_lock);
+  while (!lock.try_lock()) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::yield();
+  }
+  return q.idle.wait_until(lock, give_up, [&] { return q.jobs.empty() && !q.running; });
+}
+
 void background_fork_prepare() {
   drain_background();
   queue().mutex.lock();

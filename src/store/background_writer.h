@@ -30,8 +30,11 @@ struct HandOff {
 bool submit(HandOff job);
 // Whether the calling thread is the writer thread.
 bool on_background_writer();
-// Waits until no job is queued or running (fork prepare, process exit).
+// Waits until no job is queued or running (fork prepare).
 void drain_background();
+// The same at process exit, given up after `patience_ms` (false): the exit may run in a signal
+// handler that interrupted this very thread while it held the queue's lock.
+bool drain_background_within(long patience_ms);
 // Fork: prepare drains and holds the queue; the parent releases it; the child, where the writer
 // thread does not exist, drops the queue (its logs are the parent's) and starts one on demand.
 void background_fork_prepare();

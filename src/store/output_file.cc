@@ -20,6 +20,8 @@
 namespace provio::store {
 namespace {
 std::atomic<bool> g_write_through{false};
+// How long process exit waits for the writer thread's queued frames (it takes milliseconds).
+constexpr long kExitDrainMs = 5000;
 }  // namespace
 
 OutputFile::~OutputFile() {
@@ -30,7 +32,7 @@ void OutputFile::set_write_through(bool on) {
   g_write_through.store(on, std::memory_order_relaxed);
   // A file whose last flush before exit had nothing new is not written again: what its earlier
   // flushes left pending must reach it before the process ends.
-  if (on) drain_background();
+  if (on) drain_background_within(kExitDrainMs);
 }
 
 bool OutputFile::open(const std::string& dir, const std::string& stem) {
