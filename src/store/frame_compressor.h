@@ -13,7 +13,7 @@ namespace provio::store {
 // The zstd level, chosen by measurement on the metadata kernel's raw files (docs/performance.md,
 // "Compressed raw files"): level 1 compresses provio's Turtle better than level 3 and about as
 // well as level 6 at several times its speed. A frame is one write of a flush (at most
-// ThreadLog::kWriteChunk, 64 KiB, unless writes wait for the writer thread together): larger
+// RawWriter::kWriteChunk, 64 KiB, unless writes wait for the writer thread together): larger
 // frames gain nothing there, 16 KiB ones lose 17 %.
 inline constexpr int kZstdLevel = 1;
 
