@@ -24,6 +24,11 @@ Status QueryGraph::load(const std::vector<std::string>& inputs, tools::OtherOwne
                                " (name it with --trust-inputs to read it anyway)");
         messages_.push_back(in + ": warning: read although another user could have planted it: " + t.why);
       }
+      if (rdf::store_form(in) == rdf::StoreForm::kLines) {  // read whole, as a merged file
+        auto graph = std::make_unique<rdf::Graph>();
+        if (Status s = rdf::load_store(in, *graph); !s.ok) return s;
+        return hold(std::move(graph), in);
+      }
       store_dir_ = in;
       auto store = std::make_unique<StoreGraph>();
       if (Status s = store->open(in); !s.ok) return s;
