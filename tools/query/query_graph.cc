@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "graph/merge.h"
+#include "graph/store.h"
 #include "graph/store_layout.h"
 #include "query/local_graph.h"
 #include "query/store_graph.h"
