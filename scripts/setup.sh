@@ -106,16 +106,7 @@ for p in "$cache"/hdf5-*/; do
   fi
 done
 
-# The mirror apt already uses for the Debian release: Origin=Debian, suite = this machine's codename.
-codename=$(. /etc/os-release; echo "$VERSION_CODENAME")
-mirror=$(apt-get indextargets --format '$(ORIGIN) $(CODENAME) $(REPO_URI)' 2>/dev/null |
-         awk -v c="$codename" '$1=="Debian" && $2==c {print $3; exit}')
-if [ -z "$mirror" ]; then
-  as_root apt-get update -qq
-  mirror=$(apt-get indextargets --format '$(ORIGIN) $(CODENAME) $(REPO_URI)' |
-           awk -v c="$codename" '$1=="Debian" && $2==c {print $3; exit}')
-fi
-[ -n "$mirror" ] || { echo "setup.sh: cannot find the Debian mirror apt uses (apt-get indextargets)" >&2; exit 1; }
+mirror=$("$(dirname "$0")/mirror.sh")  # the mirror apt already uses (one home: mirror.sh)
 
 src=$cache/src
 apt_dir=$cache/apt

@@ -19,11 +19,19 @@ prefix=$work/moved
 cmake -S "$here/consumer" -B "$work/cmake-build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/cmake-build" >/dev/null
 cat "$work/cmake-build/package.txt"
-grep -qx "PROVIO_PLUGIN_DIR=$prefix/lib/provio/plugins" "$work/cmake-build/package.txt" || fail "PROVIO_PLUGIN_DIR"
+# The primary flavour's plugin: lib/provio/plugins, or lib/provio/plugins/<flavour> when built
+# against several HDF5 flavours.
+plugins=$(sed -n 's/^PROVIO_PLUGIN_DIR=//p' "$work/cmake-build/package.txt")
+[[ "$plugins" == "$prefix"/lib/provio/plugins* ]] && [ -f "$plugins/libprovio_vol.so" ] || fail "PROVIO_PLUGIN_DIR"
 grep -qx "PROVIO_PRELOAD_LIBRARY=$prefix/lib/libprovio_posix.so" "$work/cmake-build/package.txt" || fail "PROVIO_PRELOAD_LIBRARY"
 grep -qx "PROVIO_RUN=$prefix/bin/prov-run" "$work/cmake-build/package.txt" || fail "PROVIO_RUN"
 grep -qx "posix=$prefix/lib/libprovio_posix.so" "$work/cmake-build/package.txt" || fail "provio::posix"
-grep -qx "vol=$prefix/lib/provio/plugins/libprovio_vol.so" "$work/cmake-build/package.txt" || fail "provio::vol"
+grep -qx "vol=$plugins/libprovio_vol.so" "$work/cmake-build/package.txt" || fail "provio::vol"
+# Every HDF5 flavour's plugin directory, each holding its plugin.
+grep -q "^flavour " "$work/cmake-build/package.txt" || fail "no PROVIO_PLUGIN_DIR_<FLAVOUR>"
+while read -r dir; do
+  [ -f "$dir/libprovio_vol.so" ] && [[ "$dir" == "$prefix"/lib/provio/plugins* ]] || fail "flavour plugin dir $dir"
+done < <(sed -n 's/^flavour [^=]*=//p' "$work/cmake-build/package.txt")
 PROVIO_DIR=$work/prov-cmake "$work/cmake-build/consumer"
 grep -q 'provio:metricName "consumer_loss"' "$work"/prov-cmake/*.ttl || fail "CMake consumer recorded nothing"
 [[ "$(ldd "$work/cmake-build/consumer")" == *"=> $prefix/lib/libprovio.so"* ]] || fail "CMake consumer not linked to the prefix"
@@ -36,6 +44,11 @@ cc "$here/consumer/consumer.c" -o "$work/pc-consumer" $(pkg-config --cflags --li
 PROVIO_DIR=$work/prov-pc "$work/pc-consumer"
 grep -q 'provio:metricName "consumer_loss"' "$work"/prov-pc/*.ttl || fail "pkg-config consumer recorded nothing"
 [ -f "$(pkg-config --variable=plugindir provio)/libprovio_vol.so" ] || fail "plugindir"
+flavours=$(pkg-config --variable=flavours provio)
+[ -n "$flavours" ] || fail "pkg-config flavours"
+for f in $flavours; do
+  [ -f "$(pkg-config --variable="plugindir_${f//[^A-Za-z0-9_]/_}" provio)/libprovio_vol.so" ] || fail "plugindir_$f"
+done
 [ "$(realpath "$(pkg-config --variable=preload provio)")" = "$prefix/lib/libprovio_posix.so" ] || fail "preload"
 
 # 3. Installed prov-run finds the moved connector and preload library and its sibling tools.
@@ -63,6 +76,10 @@ if [ -f /usr/share/lmod/lmod/init/bash ]; then
   [ "$PROVIO_ROOT" = "$prefix" ] || fail "module: PROVIO_ROOT=$PROVIO_ROOT"
   [ "$(command -v prov-run)" = "$prefix/bin/prov-run" ] || fail "module: PATH"
   [ -f "$PROVIO_PLUGIN_DIR/libprovio_vol.so" ] && [ -f "$PROVIO_PRELOAD" ] || fail "module: plugin dir / preload"
+  for f in $PROVIO_HDF5_FLAVOURS; do
+    var=PROVIO_PLUGIN_DIR_$(echo "${f//[^A-Za-z0-9_]/_}" | tr a-z A-Z)
+    [ -f "${!var}/libprovio_vol.so" ] || fail "module: $var"
+  done
   pkg-config --exists provio || fail "module: PKG_CONFIG_PATH"
   [ "$(PROVIO_DIR=$work/prov-py /usr/bin/python3 -c 'import provio; print(provio.__file__)')" = "$prefix/$pydir/provio/__init__.py" ] ||
     fail "module: PYTHONPATH"
@@ -74,6 +91,10 @@ else
               'prepend_path("PKG_CONFIG_PATH", pathJoin(prefix, "lib", "pkgconfig"))' \
               'setenv("PROVIO_PRELOAD", pathJoin(prefix, "lib", "libprovio_posix.so"))'; do
     grep -qF "$line" "$modfile" || fail "module file lacks $line"
+  done
+  for f in $(pkg-config --variable=flavours provio); do
+    grep -q "setenv(\"PROVIO_PLUGIN_DIR_$(echo "${f//[^A-Za-z0-9_]/_}" | tr a-z A-Z)\"" "$modfile" ||
+      fail "module file lacks flavour $f"
   done
   echo "ok: lmod not installed; the module file's settings checked"
 fi

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import rdflib
 from rdflib import Literal, URIRef
@@ -312,22 +313,75 @@ def case_incremental():
     assert sorted(c for c, _, _ in activity_measures(g, "H5Dwrite").values() if c == 12) == [12, 12]
 
 
+def redland_has_bdb():
+    """Whether this machine's Redland has Berkeley DB hashes (Debian sid's has none)."""
+    with tempfile.TemporaryDirectory() as d:
+        return run(["rdfproc", "-n", "-s", "hashes", "-t", f"hash-type='bdb',dir='{d}'", "provio", "add",
+                    "http://example.org/s", "http://example.org/p", "http://example.org/o"]).returncode == 0
+
+
+def store_triples(store):
+    """The triples of a store of either form, read without provio's code (rdfproc, rdflib)."""
+    lines = os.path.join(store, "provio-triples.nt")
+    if os.path.exists(lines):
+        assert not any(n.endswith(".db") for n in os.listdir(store)), os.listdir(store)
+        return set(parse(lines, "nt"))
+    p = run(["rdfproc", "-s", "hashes", "-t", f"hash-type='bdb',dir='{store}'", "provio", "serialize", "ntriples"],
+            expect=0)
+    return set(rdflib.Graph().parse(data=p.stdout, format="nt"))
+
+
+def store_forms():
+    """The store forms this machine writes: lines everywhere, Redland's where it has Berkeley DB."""
+    return ["lines", "redland"] if redland_has_bdb() else ["lines"]
+
+
 def case_store():
-    """--store writes a Redland bdb store holding the merged triples; a second run merges into it."""
+    """--store writes a store of each form holding the merged triples; a second run merges into it."""
     d = work("store")
     job1, job2 = os.path.join(d, "job1"), os.path.join(d, "job2")
     record(job1, "--threads", 2, "--write", os.path.join(d, "raw.h5"))
     record(job2, "--threads", 1, "--read", os.path.join(d, "raw.h5"))
-    store = os.path.join(d, "store")
-    merge(job1, "--store", store, "-o", os.path.join(d, "m1.nt"))
-    merge(job2, "--store", store, "-o", os.path.join(d, "m2.nt"))
     direct = os.path.join(d, "direct.nt")
     merge(job1, job2, "-o", direct)
-    assert open(os.path.join(d, "m2.nt")).read() == open(direct).read(), "store + job2 differs from job1 + job2"
-    p = run(["rdfproc", "-s", "hashes", "-t", f"hash-type='bdb',dir='{store}'", "provio", "serialize", "ntriples"],
-            expect=0)
-    got = set(rdflib.Graph().parse(data=p.stdout, format="nt"))
-    assert got == set(parse(direct, "nt")), f"store holds {len(got)} triples"
+    for form in store_forms():
+        env = {"PROVIO_STORE_FORM": form}
+        store = os.path.join(d, f"store-{form}")
+        run([ARGS.merge, job1, "--store", store, "-o", os.path.join(d, "m1.nt")], env=env, expect=0)
+        run([ARGS.merge, job2, "--store", store, "-o", os.path.join(d, "m2.nt")], env=env, expect=0)
+        assert open(os.path.join(d, "m2.nt")).read() == open(direct).read(), f"{form}: store + job2 != job1 + job2"
+        assert (form == "lines") == os.path.exists(os.path.join(store, "provio-triples.nt")), os.listdir(store)
+        got = store_triples(store)
+        assert got == set(parse(direct, "nt")), f"{form} store holds {len(got)} triples"
+
+
+def case_store_forms():
+    """A store changes form when PROVIO_STORE_FORM asks for the other one, keeping every job; a
+    store prov-merge cannot read whole (a damaged line, an unknown form asked for) is left as it
+    is, exit 1, instead of being replaced by the new job alone; a wrong PROVIO_STORE_FORM is named."""
+    d = work("store_forms")
+    job1, job2 = os.path.join(d, "job1"), os.path.join(d, "job2")
+    record(job1, "--threads", 2, "--write", os.path.join(d, "raw.h5"))
+    record(job2, "--threads", 1, "--read", os.path.join(d, "raw.h5"))
+    direct = os.path.join(d, "direct.nt")
+    merge(job1, job2, "-o", direct)
+    forms = store_forms()
+    store = os.path.join(d, "store")
+    run([ARGS.merge, job1, "--store", store, "-o", "/dev/null"], env={"PROVIO_STORE_FORM": forms[-1]}, expect=0)
+    run([ARGS.merge, job2, "--store", store, "-o", "/dev/null"], env={"PROVIO_STORE_FORM": forms[0]}, expect=0)
+    assert store_triples(store) == set(parse(direct, "nt")), f"{forms[-1]} -> {forms[0]} lost triples"
+
+    lines = os.path.join(store, "provio-triples.nt")
+    with open(lines, "a") as f:
+        f.write("<http://example.org/s> this is no statement\n")
+    before = open(lines).read()
+    p = run([ARGS.merge, job2, "--store", store, "-o", "/dev/null"], env={"PROVIO_STORE_FORM": "lines"}, expect=1)
+    assert "store damaged" in p.stderr and "left as it is" in p.stderr and lines in p.stderr, p.stderr
+    assert open(lines).read() == before, "the unreadable store was replaced"
+
+    p = run([ARGS.merge, job1, "--store", os.path.join(d, "other"), "-o", "/dev/null"],
+            env={"PROVIO_STORE_FORM": "sqlite"}, expect=1)
+    assert "PROVIO_STORE_FORM=sqlite" in p.stderr and "lines, redland" in p.stderr, p.stderr
 
 
 def case_bad_input():

@@ -18,7 +18,8 @@ import cases  # noqa: E402
 import harness  # noqa: E402
 
 ARGS = None
-CLEAN_ENV = harness.clean_env()
+# PROVIO_STORE_FORM stays: ctest runs the cases in each store form.
+CLEAN_ENV = {**harness.clean_env(), **{k: v for k, v in os.environ.items() if k == "PROVIO_STORE_FORM"}}
 
 
 def check(cond, msg):

@@ -335,9 +335,9 @@ const char* raptor_syntax_for(std::string_view path) {
   return "turtle";
 }
 
-void read_one(const std::string& path, std::size_t blank_id, Graph& graph, Raptor& raptor, FileReport& report,
-              bool force_raptor, bool growing) {
-  FileContext ctx{&path, &graph, {}, "_:b" + std::to_string(blank_id) + "x"};
+void read_one(const std::string& path, const std::string& blank_prefix, Graph& graph, Raptor& raptor,
+              FileReport& report, bool force_raptor, bool growing) {
+  FileContext ctx{&path, &graph, {}, blank_prefix};
   ctx.growing = growing;
   ChunkReader in(path);
   if (!in.open_error().empty()) {
@@ -477,7 +477,7 @@ void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& gra
   for (unsigned t = 0; t < jobs; ++t) raptors.push_back(std::make_unique<Raptor>());
   auto work = [&](Graph& g, Raptor& raptor) {
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-      read_one(files[i], blank_base + i, g, raptor, reports[i], false, growing);
+      read_one(files[i], "_:b" + std::to_string(blank_base + i) + "x", g, raptor, reports[i], false, growing);
     }
   };
   if (jobs == 1) {
@@ -502,14 +502,27 @@ void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& gra
   }
 }
 
-void read_file_with_raptor(const std::string& path, Graph& graph, ReadResult& result) {
+namespace {
+
+void read_alone(const std::string& path, const std::string& blank_prefix, bool force_raptor, Graph& graph,
+                ReadResult& result) {
   Raptor raptor;
   FileReport report;
-  read_one(path, 0, graph, raptor, report, true, false);
+  read_one(path, blank_prefix, graph, raptor, report, force_raptor, false);
   ++result.files;
   result.triples_in += report.triples;
   if (report.damaged) ++result.damaged;
   for (std::string& m : report.messages) result.messages.push_back(std::move(m));
+}
+
+}  // namespace
+
+void read_file_with_raptor(const std::string& path, Graph& graph, ReadResult& result) {
+  read_alone(path, "_:b0x", true, graph, result);
+}
+
+void read_file_keeping_blank_labels(const std::string& path, Graph& graph, ReadResult& result) {
+  read_alone(path, "_:", false, graph, result);
 }
 
 }  // namespace provio::rdf

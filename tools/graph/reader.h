@@ -46,4 +46,8 @@ void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& gra
 // Only the raptor path for one file (tests compare it with the fast path).
 void read_file_with_raptor(const std::string& path, Graph& graph, ReadResult& result);
 
+// One file, its blank node labels kept as written: a store's triples (store_lines.h), whose labels
+// were made distinct when they were first read, as Redland's store keeps them.
+void read_file_keeping_blank_labels(const std::string& path, Graph& graph, ReadResult& result);
+
 }  // namespace provio::rdf

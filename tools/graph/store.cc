@@ -11,8 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include "graph/output.h"
+#include "graph/store_lines.h"
 #include "graph/store_lock.h"
 #include "graph/temporary.h"
 #include "graph/terms.h"
@@ -90,6 +92,62 @@ struct Redland {
   }
 };
 
+// Whether this Redland has Berkeley DB hashes (Debian sid's is built without).
+bool redland_has_bdb() {
+  librdf_world* world = librdf_new_world();
+  librdf_world_open(world);
+  librdf_hash* hash = librdf_new_hash(world, "bdb");
+  bool has = hash != nullptr;
+  if (hash) librdf_free_hash(hash);
+  librdf_free_world(world);
+  return has;
+}
+
+// The form a new store is written in: PROVIO_STORE_FORM's, or Redland's where it has Berkeley DB.
+Status form_to_write(StoreForm& form) {
+  const char* asked = std::getenv("PROVIO_STORE_FORM");
+  std::string_view name = asked ? asked : "";
+  if (name.empty())
+    form = redland_has_bdb() ? StoreForm::kRedland : StoreForm::kLines;
+  else if (name == "lines")
+    form = StoreForm::kLines;
+  else if (name == "redland")
+    form = StoreForm::kRedland;
+  else
+    return Status::error("PROVIO_STORE_FORM=" + std::string(name) + ": not a store form (lines, redland)");
+  return Status::success();
+}
+
+Status load_redland(const std::string& dir, Graph& graph, std::uint64_t* read) {
+  if (!redland_has_bdb())
+    return Status::error(dir +
+                         ": a Redland Berkeley DB store, and this Redland has no Berkeley DB: read it "
+                         "where Redland has one, or merge the job again into a new store");
+  Redland r;
+  if (Status s = r.open(dir, StoreAccess::kRead); !s.ok) return s;
+  librdf_stream* stream = librdf_model_as_stream(r.model);
+  if (!stream) return Status::error(dir + ": cannot read Redland store");
+  for (; !librdf_stream_end(stream); librdf_stream_next(stream)) {
+    librdf_statement* st = librdf_stream_get_object(stream);
+    std::string s = node_text(librdf_statement_get_subject(st));
+    std::string p = node_text(librdf_statement_get_predicate(st));
+    std::string o = node_text(librdf_statement_get_object(st));
+    if (!s.empty() && !p.empty() && !o.empty()) graph.add(s, p, o);
+    if (read) ++*read;
+  }
+  librdf_free_stream(stream);
+  return Status::success();
+}
+
+Status write_redland(const std::string& dir, const Graph& graph) {
+  Redland r;
+  if (Status s = r.open(dir, StoreAccess::kCreate); !s.ok) return s;
+  Status s = add_to_model(graph, r.world, r.model);
+  if (!s.ok || librdf_model_sync(r.model) != 0)
+    return Status::error(dir + ": cannot write Redland store" + (s.ok ? "" : ": " + s.message));
+  return Status::success();
+}
+
 // Replaces `dir` (if any) by `tmp` in one step, so that a kill at any moment leaves a whole store
 // at `dir`; afterwards `tmp` holds the old store. A file system without RENAME_EXCHANGE gets two
 // renames: killed between them, the old store waits as DIR.old-PID for the next update to put it
@@ -115,20 +173,12 @@ Status put_in_place(const std::string& tmp, const std::string& dir) {
 }  // namespace
 
 Status load_store(const std::string& dir, Graph& graph, std::uint64_t* read) {
-  Redland r;
-  if (Status s = r.open(dir, StoreAccess::kRead); !s.ok) return s;
-  librdf_stream* stream = librdf_model_as_stream(r.model);
-  if (!stream) return Status::error(dir + ": cannot read Redland store");
-  for (; !librdf_stream_end(stream); librdf_stream_next(stream)) {
-    librdf_statement* st = librdf_stream_get_object(stream);
-    std::string s = node_text(librdf_statement_get_subject(st));
-    std::string p = node_text(librdf_statement_get_predicate(st));
-    std::string o = node_text(librdf_statement_get_object(st));
-    if (!s.empty() && !p.empty() && !o.empty()) graph.add(s, p, o);
-    if (read) ++*read;
+  switch (store_form(dir)) {
+    case StoreForm::kRedland: return load_redland(dir, graph, read);
+    case StoreForm::kLines: return load_lines(dir, graph, read);
+    case StoreForm::kNone: break;
   }
-  librdf_free_stream(stream);
-  return Status::success();
+  return Status::error(dir + ": not a store");
 }
 
 Status add_to_model(const Graph& graph, librdf_world* world, librdf_model* model) {
@@ -151,6 +201,8 @@ Status save_store(const std::string& dir, const Graph& graph) {
   struct stat st;
   if (::lstat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
     return Status::error(dir + ": not a directory (a store is one)");
+  StoreForm form = StoreForm::kNone;
+  if (Status s = form_to_write(form); !s.ok) return s;
   // mkdtemp: a new directory of our own, whatever another user planted beside the store. The new
   // store is built there and this scope removes it (after the swap: the old store) in any case.
   std::string tmp = temporary_template(dir);
@@ -168,13 +220,8 @@ Status save_store(const std::string& dir, const Graph& graph) {
   store::OwnModes modes = store::own_modes();
   if (::chmod(tmp.c_str(), umasked(modes.dir)) != 0)
     return Status::error(tmp + ": cannot set its mode: " + std::strerror(errno));
-  {
-    Redland r;
-    if (Status s = r.open(tmp, StoreAccess::kCreate); !s.ok) return s;
-    Status s = add_to_model(graph, r.world, r.model);
-    if (!s.ok || librdf_model_sync(r.model) != 0)
-      return Status::error(tmp + ": cannot write Redland store" + (s.ok ? "" : ": " + s.message));
-  }
+  Status written = form == StoreForm::kLines ? write_lines(tmp, graph) : write_redland(tmp, graph);
+  if (!written.ok) return written;
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(tmp, ec)) {
     if (::chmod(e.path().c_str(), umasked(modes.file)) != 0)

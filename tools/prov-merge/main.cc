@@ -3,7 +3,6 @@
 //
 // Hard rule: never drop data silently. Every input problem is reported as "file:line: message",
 // everything readable is merged, and the exit status is 2 when anything was dropped or skipped.
-#include <mpi.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,9 +34,11 @@
 #include "into.h"
 #include "query/query_graph.h"
 #include "query/view.h"
+#include "ranks.h"
 
 namespace {
 
+using provio::merge::Mpi;
 using provio::rdf::get;
 using provio::rdf::Graph;
 using provio::rdf::put;
@@ -187,49 +188,6 @@ int parse_args(int argc, char** argv, Options& o) {
   return -1;
 }
 
-// MPI, when a launcher started us with more than one process.
-struct Mpi {
-  int rank = 0;
-  int size = 1;
-  bool on = false;
-
-  void init(int* argc, char*** argv) {
-    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"}) {
-      const char* s = std::getenv(v);
-      if (s && std::atoi(s) > 1) on = true;
-    }
-    if (!on) return;
-    MPI_Init(argc, argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-  }
-  ~Mpi() {
-    if (on) MPI_Finalize();
-  }
-};
-
-constexpr std::size_t kMpiChunk = 1u << 30;
-
-void send_bytes(const std::string& data, int to) {
-  std::uint64_t n = data.size();
-  MPI_Send(&n, 1, MPI_UINT64_T, to, 0, MPI_COMM_WORLD);
-  for (std::size_t off = 0; off < data.size(); off += kMpiChunk) {
-    int len = static_cast<int>(std::min(kMpiChunk, data.size() - off));
-    MPI_Send(data.data() + off, len, MPI_BYTE, to, 1, MPI_COMM_WORLD);
-  }
-}
-
-std::string recv_bytes(int from) {
-  std::uint64_t n = 0;
-  MPI_Recv(&n, 1, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  std::string data(n, '\0');
-  for (std::size_t off = 0; off < n; off += kMpiChunk) {
-    int len = static_cast<int>(std::min<std::size_t>(kMpiChunk, n - off));
-    MPI_Recv(data.data() + off, len, MPI_BYTE, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  return data;
-}
-
 // A rank's share of the work, shipped to rank 0: counters, messages, then the graph.
 std::string pack(const ReadResult& r, const Graph& g) {
   std::string out;
@@ -333,14 +291,14 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   Graph graph;
   provio::rdf::read_files(mine, o.jobs, graph, result, begin, growing);
   int status = kExitOk;
-  if (mpi.on && mpi.size > 1) {
+  if (mpi.several()) {
     if (mpi.rank != 0) {
-      send_bytes(pack(result, graph), 0);
-      MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      mpi.send(pack(result, graph), 0);
+      mpi.broadcast(status);
       return status;
     }
     for (int r = 1; r < mpi.size; ++r) {
-      if (!unpack(recv_bytes(r), result, graph)) {
+      if (!unpack(mpi.receive(r), result, graph)) {
         std::fprintf(stderr, "%s: rank %d sent a malformed graph\n", kTool, r);
         status = kExitUsage;
       }
@@ -351,13 +309,16 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
     if (Status s = lock_store(o, lock); !s.ok) {
       provio::tools::print_message(kTool, s.message);
       status = kExitUsage;
-      if (mpi.on && mpi.size > 1) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      mpi.broadcast(status);
       return status;
     }
+    // A store that cannot be read whole holds earlier jobs this merge would lose: it stays.
     if (provio::rdf::is_store(o.store)) {
       if (Status s = provio::rdf::load_store(o.store, graph, &result.triples_in); !s.ok) {
-        result.messages.push_back(s.message);
-        ++result.damaged;
+        provio::tools::print_message(kTool, s.message + " (left as it is)");
+        status = kExitUsage;
+        mpi.broadcast(status);
+        return status;
       }
     }
   }
@@ -390,7 +351,7 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
     status = kExitUsage;
   else if (status == kExitOk && result.damaged)
     status = kExitData;
-  if (mpi.on && mpi.size > 1) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  mpi.broadcast(status);
   return status;
 }
 
@@ -407,7 +368,7 @@ int follow(const Options& o, const Mpi& mpi) {
   int status = kExitOk;
   for (long round = 1;; ++round) {
     int stopping = g_stop;
-    if (mpi.on && mpi.size > 1) MPI_Bcast(&stopping, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    mpi.broadcast(stopping);
     bool last = stopping || (o.rounds && round >= o.rounds);
     status = merge_once(o, mpi, !last);
     if (status == kExitUsage || last) break;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "graph/merge.h"
+#include "graph/store.h"
 #include "graph/store_layout.h"
 #include "query/local_graph.h"
 #include "query/store_graph.h"
@@ -23,6 +24,11 @@ Status QueryGraph::load(const std::vector<std::string>& inputs, tools::OtherOwne
           return Status::error(in + ": refused: another user could have planted it: " + t.why +
                                " (name it with --trust-inputs to read it anyway)");
         messages_.push_back(in + ": warning: read although another user could have planted it: " + t.why);
+      }
+      if (rdf::store_form(in) == rdf::StoreForm::kLines) {  // read whole, as a merged file
+        auto graph = std::make_unique<rdf::Graph>();
+        if (Status s = rdf::load_store(in, *graph); !s.ok) return s;
+        return hold(std::move(graph), in);
       }
       store_dir_ = in;
       auto store = std::make_unique<StoreGraph>();

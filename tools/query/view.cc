@@ -206,7 +206,8 @@ std::string store_fingerprint(const std::string& dir) {
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     std::string name = e.path().filename().string();
-    if (name.size() < 3 || name.compare(name.size() - 3, 3, ".db") != 0) continue;
+    bool redland_file = name.size() >= 3 && name.compare(name.size() - 3, 3, ".db") == 0;
+    if (!redland_file && name != rdf::kLinesFile) continue;  // the store's own files
     struct stat st;
     if (::stat(e.path().c_str(), &st) != 0) continue;
     parts.push_back(name + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
@@ -299,7 +300,7 @@ std::vector<ActivityRecord> View::activities() {
   for (const auto& r : out) text += to_line(r);
   // It holds what the store holds: it gets the mode of the store's own files (store.h).
   struct stat index;
-  std::string index_file = dir + "/" + rdf::kStoreName + "-sp2o.db";
+  std::string index_file = rdf::store_mark(dir, rdf::store_form(dir));
   mode_t mode = ::stat(index_file.c_str(), &index) == 0 ? index.st_mode & 0777 : 0600;
   if (store_fingerprint(dir) == fingerprint) (void)rdf::write_output_file(path, text, mode);
   return out;
