@@ -11,6 +11,7 @@
 
 #include <string_view>
 
+#include "model/access_size.h"
 #include "model/vocabulary.h"
 
 namespace provio::model::raw {
@@ -41,6 +42,32 @@ inline constexpr std::string_view kBytes = ":bytes";
 inline constexpr std::string_view kElapsed = ":elapsed";
 inline constexpr std::string_view kStart = ":start";
 inline constexpr std::string_view kSpan = ":span";
+
+// Access sizes of a summary activity's reads (writes), per bucket of model/access_size.h, in its
+// order; only non-zero buckets are written.
+inline constexpr std::string_view kSizeRead[kSizeBuckets] = {
+    ":size_read_0_100",   ":size_read_100_1k",  ":size_read_1k_10k", ":size_read_10k_100k",
+    ":size_read_100k_1m", ":size_read_1m_4m",   ":size_read_4m_10m", ":size_read_10m_100m",
+    ":size_read_100m_1g", ":size_read_1g_plus",
+};
+inline constexpr std::string_view kSizeWrite[kSizeBuckets] = {
+    ":size_write_0_100",   ":size_write_100_1k",  ":size_write_1k_10k", ":size_write_10k_100k",
+    ":size_write_100k_1m", ":size_write_1m_4m",   ":size_write_4m_10m", ":size_write_10m_100m",
+    ":size_write_100m_1g", ":size_write_1g_plus",
+};
+
+// Each bucket's terms end with "_" and its name in access_size.h: one order, checked here.
+constexpr bool names_bucket(std::string_view term, std::string_view bucket) {
+  return term.size() > bucket.size() && term.substr(term.size() - bucket.size()) == bucket &&
+         term[term.size() - bucket.size() - 1] == '_';
+}
+constexpr bool size_terms_match_buckets() {
+  for (std::size_t b = 0; b < kSizeBuckets; ++b)
+    if (!names_bucket(kSizeRead[b], kSizeBucketNames[b]) || !names_bucket(kSizeWrite[b], kSizeBucketNames[b]))
+      return false;
+  return true;
+}
+static_assert(size_terms_match_buckets(), "kSizeRead / kSizeWrite follow access_size.h's buckets");
 
 // vocabulary.h's "provio:Read" as a raw file spells it, ":Read".
 constexpr std::string_view short_term(std::string_view provio_term) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <iterator>
 
 #include "model/api_names.h"
 #include "model/clock.h"
@@ -107,6 +108,34 @@ std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uin
                                  std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
                                  std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
   char* end = put_measures(buf, count, bytes, elapsed_ns, start_ns, end_ns, run_start_us, offset);
+  return std::string_view(buf, static_cast<std::size_t>(end - buf));
+}
+
+// " ; :size_read_<bucket> N" (":size_write_…") per non-zero bucket of a read (write) slot at `p`,
+// which has room for kSizesRoom bytes; returns the end. Nothing when a bucket's 32-bit counter
+// wrapped in this part (the buckets then do not add up to the count): sizes unknown, never wrong.
+constexpr std::size_t kSizesRoom = model::kSizeBuckets * (3 + 20 + 1 + 10);
+char* put_sizes(char* p, const SummarySlot& s) {
+  if (!keeps_sizes(s.op)) return p;
+  std::uint64_t total = 0;
+  for (std::uint32_t n : s.sizes) total += n;
+  if (total != s.count) return p;
+  const auto& terms = s.op == Op::kRead ? raw::kSizeRead : raw::kSizeWrite;
+  for (std::size_t b = 0; b < model::kSizeBuckets; ++b) {
+    if (s.sizes[b] == 0) continue;
+    p = put_text(put_text(p, " ; "), terms[b]);
+    *p++ = ' ';
+    p = put_decimal(p, std::uint64_t{s.sizes[b]});
+  }
+  return p;
+}
+
+// A summary slot's measures (format_measures) and access sizes (put_sizes).
+using SlotMeasureText = char[sizeof(MeasureText) + kSizesRoom];
+std::string_view format_slot_measures(SlotMeasureText& buf, const SummarySlot& s, std::int64_t run_start_us) {
+  char* end =
+      put_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us);
+  end = put_sizes(end, s);
   return std::string_view(buf, static_cast<std::size_t>(end - buf));
 }
 
@@ -405,7 +434,7 @@ bool RawWriter::write_from_summary_head(const SummarySlot& s) {
   // string append per piece cost more than the rest of the block (a block too long for the
   // buffer is described again instead).
   char line[1024];
-  constexpr std::size_t kNumbers = kActivityNumbers + sizeof(MeasureText) + 8;
+  constexpr std::size_t kNumbers = kActivityNumbers + sizeof(SlotMeasureText) + 8;
   if (head.subject.size() + head.before.size() + e.size() + head.after.size() + kNumbers > sizeof line)
     return false;
   char* p = put_activity_numbers(put_text(line, head.subject), s);
@@ -414,6 +443,7 @@ bool RawWriter::write_from_summary_head(const SummarySlot& s) {
   p = put_text(p, head.after);
   p = put_text(p, " ; ");
   p = put_measures(p, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
+  p = put_sizes(p, s);
   p = put_text(p, " .\n");
   out_.append(line, static_cast<std::size_t>(p - line));
   return true;
@@ -428,10 +458,8 @@ void RawWriter::describe_summary(const SummarySlot& s, std::string_view act, boo
   std::size_t at = entity_at_, e_size = term_copies_[0].size();
   if (at && out_.compare(at, e_size, term_copies_[0]) != 0) at = 0;
   std::string after = headed && at ? out_.substr(at + e_size) : std::string();
-  MeasureText buf;
-  if (inline_measures)
-    t.more(
-        format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_));
+  SlotMeasureText buf;
+  if (inline_measures) t.more(format_slot_measures(buf, s, run_start_us_));
   if (t.end() && headed && at && at > block_start_ + act.size()) {
     SummaryHead& head = summary_head(s);
     head.api = s.api;
@@ -460,16 +488,13 @@ void RawWriter::write_summaries(SummaryTable& table, bool restarted) {
         part += "\\/p";
         append_decimal(part, flush_seq_);
         Turtle(out_).name(act).name(raw::kPartial).name(part).end();
-        MeasureText buf;
-        Turtle(out_)
-            .name(part)
-            .more(format_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns,
-                                  run_start_us_))
-            .end();
+        SlotMeasureText buf;
+        Turtle(out_).name(part).more(format_slot_measures(buf, s, run_start_us_)).end();
       }
     }
     s.described = true;
     s.count = s.bytes = s.elapsed_ns = 0;
+    if (keeps_sizes(s.op)) std::fill(std::begin(s.sizes), std::end(s.sizes), 0);
     write_chunk_if_full();
   }
   table.reset_changed();

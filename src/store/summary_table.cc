@@ -122,17 +122,22 @@ inline SummarySlot* SummaryTable::find_or_add(const model::Event& key, std::uint
       // Written once with the event's measures: most metadata calls make a new slot.
       SummarySlot& s = slot(slots_used_);
       dirty_[dirty_used_++] = &s;
-      s = SummarySlot{key.op,
-                      key.flags,
-                      key.api,
-                      key.entity,
-                      key.other,
-                      false,
-                      1,
-                      key.bytes,
-                      key.elapsed_ns,
-                      key.start_ns,
-                      key.start_ns + key.elapsed_ns};
+      // Field by field: a metadata slot's access sizes stay unwritten.
+      s.op = key.op;
+      s.flags = key.flags;
+      s.api = key.api;
+      s.entity = key.entity;
+      s.other = key.other;
+      s.described = false;
+      s.count = 1;
+      s.bytes = key.bytes;
+      s.elapsed_ns = key.elapsed_ns;
+      s.first_start_ns = key.start_ns;
+      s.last_end_ns = key.start_ns + key.elapsed_ns;
+      if (keeps_sizes(key.op)) {
+        std::fill(std::begin(s.sizes), std::end(s.sizes), 0);
+        ++s.sizes[model::size_bucket(key.bytes)];
+      }
       index_[i] = tag | ++slots_used_;
       added = true;
       return &s;

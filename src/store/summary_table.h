@@ -31,6 +31,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/access_size.h"
 #include "model/event.h"
 
 namespace provio::store {
@@ -50,7 +51,16 @@ struct SummarySlot {
   std::uint64_t elapsed_ns;
   std::uint64_t first_start_ns;
   std::uint64_t last_end_ns;
+  // Reads' (writes') access sizes per bucket of model/access_size.h, for a read (write) slot
+  // only: other slots leave them unset. 32 bits keep the slot small; a part holding more than
+  // 2^32 calls of one bucket is told by the buckets not adding up to `count` (raw_writer.cc).
+  std::uint32_t sizes[model::kSizeBuckets];
 };
+
+// Whether a slot of operation `op` keeps access sizes: the operations moving data.
+constexpr bool keeps_sizes(model::Op op) {
+  return op == model::Op::kRead || op == model::Op::kWrite;
+}
 
 class SummaryTable {
  public:
@@ -89,6 +99,7 @@ class SummaryTable {
     }
     s.bytes += ev.bytes;
     s.elapsed_ns += ev.elapsed_ns;
+    if (keeps_sizes(s.op)) ++s.sizes[model::size_bucket(ev.bytes)];
   }
   // Queues an event whose key is not among the recent ones; true when the batch is full: the
   // caller then calls add_pending().

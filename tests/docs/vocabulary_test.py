@@ -27,7 +27,8 @@ for folder in ("src", "tools", "include", "python"):
 
 RAW_TERMS = pathlib.Path("src/model/raw_terms.h")
 SHORT = re.compile(r'"(?:[^"\n]*\s)?:([A-Za-z][A-Za-z0-9_]*)')
-short = re.findall(r'= ":([A-Za-z][A-Za-z0-9_]*)";', (root / RAW_TERMS).read_text())
+# A constant (= ":name";) or an element of an array of them (":name",).
+short = re.findall(r'(?:= |^\s+)":([A-Za-z][A-Za-z0-9_]*)"[;,]', (root / RAW_TERMS).read_text(), re.M)
 if len(short) < 15:
     sys.exit(f"only {len(short)} short names found in {RAW_TERMS}: the scan is broken")
 for t in short:

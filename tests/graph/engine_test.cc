@@ -306,6 +306,33 @@ TEST(MergeFold, SumsPartsMinStartMaxEnd) {
   EXPECT_EQ(g.size(), 6u);  // the parts and links are gone
 }
 
+TEST(MergeFold, SumsAccessSizesLikeTheCount) {
+  Graph g;
+  const std::string a = "<urn:t/0/pwrite/Write/e1>";
+  // The first flush (the activity's own measures) and two parts; part 3 has a bucket the first
+  // flush has not.
+  g.add(a, P("count"), U(3));
+  g.add(a, P("size_write_0_100"), U(2));
+  g.add(a, P("size_write_1k_10k"), U(1));
+  part(g, a, 2, 4, "0.000000001", "2026-01-01T00:00:01.000000Z", "2026-01-01T00:00:02.000000Z");
+  g.add("<urn:t/0/pwrite/Write/e1/p2>", P("size_write_0_100"), U(4));
+  part(g, a, 3, 5, "0.000000001", "2026-01-01T00:00:03.000000Z", "2026-01-01T00:00:04.000000Z");
+  g.add("<urn:t/0/pwrite/Write/e1/p3>", P("size_write_0_100"), U(1));
+  g.add("<urn:t/0/pwrite/Write/e1/p3>", P("size_write_1g_plus"), U(4));
+  fold(g);
+  EXPECT_EQ(value(g, a, P("count")), U(12));
+  EXPECT_EQ(value(g, a, P("size_write_0_100")), U(7));
+  EXPECT_EQ(value(g, a, P("size_write_1k_10k")), U(1));
+  EXPECT_EQ(value(g, a, P("size_write_1g_plus")), U(4));
+  EXPECT_EQ(value(g, a, P("size_read_0_100")), "");
+  // Folding again (the merged graph with its raw parts) adds nothing.
+  std::string once = ntriples(g);
+  part(g, a, 3, 5, "0.000000001", "2026-01-01T00:00:03.000000Z", "2026-01-01T00:00:04.000000Z");
+  g.add("<urn:t/0/pwrite/Write/e1/p3>", P("size_write_1g_plus"), U(4));
+  fold(g);
+  EXPECT_EQ(ntriples(g), once);
+}
+
 TEST(MergeFold, ExistingMeasuresAreOneMorePartAndLastPartMakesItIdempotent) {
   Graph g;
   const std::string a = "<urn:t/0/pwrite/Write/e1>";

@@ -3,8 +3,9 @@ does a known pattern of POSIX, stdio and HDF5 independent and collective I/O (io
 operation counts, bytes, transfer modes and access-size buckets of `prov-query io -f csv` per file,
 per dataset, per rank and per job are exactly the pattern's, at summary and trace level, from the
 raw directory, its merged file and its store. The POSIX calls HDF5 made are a layer of their own
-(--nested), never in the HDF5 figures. Histograms: a trace call is one access of known size; a
-summary activity of several calls carries no histogram (yet), so its columns stay empty."""
+(--nested), never in the HDF5 figures. Histograms are exact at both levels: a trace call is one
+access of known size, a summary activity carries its buckets (provio:size_<dir>_<bucket>), also
+when flushed in many parts (the "parts" run flushes at every call) that prov-merge sums."""
 import csv
 import html.parser
 import io
@@ -32,10 +33,11 @@ def sizes(direction, **counts):
 
 
 def no_sizes():
+    """Unknown access sizes: a summary activity whose buckets are missing or do not add up."""
     return {f"size_{d}_{b}": "" for d in ("read", "write") for b in BUCKETS}
 
 
-def expected_files(rank, trace):
+def expected_files(rank):
     """(file, layer) → the columns the pattern fixes for `rank`'s own files."""
     w50 = 3 * (rank + 1)
     posix = {"ranks": "1", "creates": "1", "opens": "1", "writes": str(w50 + 2), "reads": "5", "closes": "2",
@@ -43,41 +45,31 @@ def expected_files(rank, trace):
              "collective_writes": "0", "independent_writes": "0"}
     stdio = {"ranks": "1", "creates": "1", "opens": "1", "writes": "2", "reads": "2", "closes": "2",
              "bytes_written": "2048", "bytes_read": "2048"}
-    if trace:
-        posix.update(sizes("write", b0_100=w50, b1k_10k=2) | sizes("read", b0_100=4, b1k_10k=1))
-        stdio.update(sizes("write", b100_1k=2) | sizes("read", b100_1k=2))
-    else:
-        posix.update(no_sizes())
-        stdio.update(no_sizes())
+    posix.update(sizes("write", b0_100=w50, b1k_10k=2) | sizes("read", b0_100=4, b1k_10k=1))
+    stdio.update(sizes("write", b100_1k=2) | sizes("read", b100_1k=2))
     return {(f"posix_{rank}.dat", "POSIX"): posix, (f"stdio_{rank}.txt", "STDIO"): stdio}
 
 
-def expected_shared(trace):
+def expected_shared():
     shared = {"ranks": "2", "writes": "4", "reads": "0", "closes": "2", "bytes_written": "16384",
               "variance_rank_bytes": "16777216"}  # ranks moved 4096 and 12288 bytes
     h5 = {"ranks": "2", "creates": "6", "closes": "6", "writes": "10", "reads": "6",
           "bytes_written": str(2 * (3 * 128 + 2 * 16384)), "bytes_read": str(2 * (2 * 128 + 16384)),
           "collective_writes": "4", "collective_reads": "2", "independent_writes": "6", "independent_reads": "4"}
-    if trace:
-        shared.update(sizes("write", b1k_10k=4) | sizes("read"))
-        h5.update(sizes("write", b100_1k=6, b10k_100k=4) | sizes("read", b100_1k=4, b10k_100k=2))
-    else:
-        h5.update(no_sizes())
+    shared.update(sizes("write", b1k_10k=4) | sizes("read"))
+    h5.update(sizes("write", b100_1k=6, b10k_100k=4) | sizes("read", b100_1k=4, b10k_100k=2))
     return {("shared.dat", "POSIX"): shared, ("data.h5", "HDF5"): h5}
 
 
-def expected_datasets(trace):
+def expected_datasets():
     indep = {"ranks": "2", "creates": "2", "closes": "2", "writes": "6", "reads": "4", "bytes_written": "768",
              "bytes_read": "512", "independent_writes": "6", "independent_reads": "4", "collective_writes": "0",
              "collective_reads": "0"}
     coll = {"ranks": "2", "creates": "2", "closes": "2", "writes": "4", "reads": "2", "bytes_written": "65536",
             "bytes_read": "32768", "collective_writes": "4", "collective_reads": "2", "independent_writes": "0",
             "independent_reads": "0"}
-    if trace:
-        indep.update(sizes("write", b100_1k=6) | sizes("read", b100_1k=4))
-        coll.update(sizes("write", b10k_100k=4) | sizes("read", b10k_100k=2))
-    else:
-        indep.update(no_sizes())
+    indep.update(sizes("write", b100_1k=6) | sizes("read", b100_1k=4))
+    coll.update(sizes("write", b10k_100k=4) | sizes("read", b10k_100k=2))
     return {("data.h5:/indep", "HDF5"): indep, ("data.h5:/coll", "HDF5"): coll}
 
 
@@ -95,12 +87,11 @@ def compare(what, row, want):
 
 
 def check_source(level, source):
-    trace = level == "trace"
     tag = f"{level} {os.path.basename(source)}"
     files = {(os.path.basename(r["file"]), r["layer"]): r for r in io_rows("file", source)}
-    want = expected_shared(trace)
+    want = expected_shared()
     for rank in (0, 1):
-        want |= expected_files(rank, trace)
+        want |= expected_files(rank)
     for key, cols in want.items():
         compare(f"{tag} file {key}", files.get(key), cols)
     check(("data.h5", "POSIX in HDF5") not in files and ("data.h5", "POSIX") not in files,
@@ -124,9 +115,9 @@ def check_source(level, source):
     for r in io_rows("dataset", source):
         path, obj = r["dataset"].split(":", 1)
         datasets[(os.path.basename(path) + ":" + obj, r["layer"])] = r
-    for key, cols in expected_datasets(trace).items():
+    for key, cols in expected_datasets().items():
         compare(f"{tag} dataset {key}", datasets.get(key), cols)
-    check(set(datasets) == set(expected_datasets(trace)), f"{tag}: datasets {sorted(datasets)}")
+    check(set(datasets) == set(expected_datasets()), f"{tag}: datasets {sorted(datasets)}")
 
     # Per rank: HDF5 and STDIO exactly the rank's; every layer's figures are its files' sums.
     ranks = {(r["rank"], r["layer"]): r for r in io_rows("rank", source)}
@@ -140,23 +131,39 @@ def check_source(level, source):
     compare(f"{tag} job HDF5", jobs.get("HDF5"), {k: v for k, v in want[("data.h5", "HDF5")].items()})
 
 
-for level in ("summary", "trace"):
-    run = os.path.join(work, level)
+def raw_statements(prov, prefix):
+    """The raw files' lines holding a `prefix` term (":size_", ":partial"), all together."""
+    found = []
+    for dirpath, _, names in os.walk(prov):
+        for name in names:
+            with open(os.path.join(dirpath, name), errors="replace") as f:
+                found += [line for line in f if prefix in line]
+    return found
+
+
+# "parts": summary level flushing at every call, so that an activity's later calls are parts.
+for run_name, level, interval in (("summary", "summary", "30"), ("parts", "summary", "0.000001"),
+                                  ("trace", "trace", "30")):
+    run = os.path.join(work, run_name)
     os.makedirs(run)
     prov = os.path.join(run, "prov")
     env = dict(harness.clean_env(drop=("PROVIO_", "HDF5_"), mpi=True), PROVIO_DIR=prov, PROVIO_LEVEL=level,
-               LD_PRELOAD=args.preload, HDF5_PLUGIN_PATH=args.plugins,
+               PROVIO_FLUSH_INTERVAL=interval, LD_PRELOAD=args.preload, HDF5_PLUGIN_PATH=args.plugins,
                HDF5_VOL_CONNECTOR="provio under_vol=0;under_info={}")
     cmd = [args.mpiexec, "-n", "2"]
-    for name in ("LD_PRELOAD", "PROVIO_DIR", "PROVIO_LEVEL", "HDF5_PLUGIN_PATH", "HDF5_VOL_CONNECTOR"):
+    for name in ("LD_PRELOAD", "PROVIO_DIR", "PROVIO_LEVEL", "PROVIO_FLUSH_INTERVAL", "HDF5_PLUGIN_PATH",
+                 "HDF5_VOL_CONNECTOR"):
         cmd += ["-x", name]
     r = subprocess.run([*cmd, args.io_pattern], cwd=run, env=env, capture_output=True, text=True, timeout=120)
     if r.returncode != 0:
-        sys.exit(f"io_pattern ({level}) failed: {r.stdout}{r.stderr}")
+        sys.exit(f"io_pattern ({run_name}) failed: {r.stdout}{r.stderr}")
+    if run_name == "parts":
+        parts = [line for line in raw_statements(prov, ":size_write_0_100") if "\\/p" in line]
+        check(bool(parts), "the parts run writes access sizes in parts of summary activities")
     merged, store = os.path.join(run, "merged.ttl"), os.path.join(run, "store")
     pm.run(prov, "-o", merged, "--store", store)
     for source in (prov, merged, store):
-        check_source(level, source)
+        check_source(run_name, source)
 
 
 

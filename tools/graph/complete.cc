@@ -12,6 +12,7 @@
 
 #include "graph/terms.h"
 #include "graph/vocabulary.h"
+#include "model/raw_terms.h"
 #include "store/turtle.h"
 
 namespace provio::rdf {
@@ -73,6 +74,10 @@ std::size_t complete(Graph& graph) {
   for (const Typed& t : kTyped) {
     if (TermId p = terms.find(term(kProvio, t.property)); p != kNoTerm) typed[p] = &t;
   }
+  // Access sizes (provio:size_read_0_100 …) are counts, like the count.
+  for (const auto* sizes : {&model::raw::kSizeRead, &model::raw::kSizeWrite})
+    for (std::string_view s : *sizes)
+      if (TermId p = terms.find(term(kProvio, std::string(s.substr(1)))); p != kNoTerm) typed[p] = &kTyped[0];
 
   TermId start = terms.find(term(kProvio, "start"));
   TermId span = terms.find(term(kProvio, "span"));

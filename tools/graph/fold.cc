@@ -7,28 +7,55 @@
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "graph/complete.h"
 #include "graph/terms.h"
 #include "graph/unfinished.h"
 #include "graph/vocabulary.h"
+#include "model/raw_terms.h"
 
 namespace provio::rdf {
 namespace {
 
-enum Measure { kCount, kBytes, kElapsed, kStart, kEnd, kLastPart, kMeasures };
-
-const std::string kMeasureIri[kMeasures] = {
-    term(kProvio, "count"),       term(kProvio, "bytes"),     term(kProvio, "elapsed"),
-    term(kProv, "startedAtTime"), term(kProv, "endedAtTime"), term(kProvio, "lastPart"),
+// The access sizes (provio:size_read_0_100 … provio:size_write_1g_plus) follow the others, reads'
+// buckets then writes', in model/raw_terms.h's order; they add up like the count.
+enum Measure {
+  kCount,
+  kBytes,
+  kElapsed,
+  kStart,
+  kEnd,
+  kLastPart,
+  kSizeFirst,
+  kMeasures = kSizeFirst + 2 * model::kSizeBuckets
 };
+
+bool is_number(int m) {
+  return m == kCount || m == kBytes || m == kLastPart || m >= kSizeFirst;
+}
+bool adds_up(int m) {
+  return m == kCount || m == kBytes || m >= kSizeFirst;
+}
+
+std::vector<std::string> measure_iris() {
+  std::vector<std::string> out = {
+      term(kProvio, "count"),       term(kProvio, "bytes"),     term(kProvio, "elapsed"),
+      term(kProv, "startedAtTime"), term(kProv, "endedAtTime"), term(kProvio, "lastPart"),
+  };
+  for (const auto* terms : {&model::raw::kSizeRead, &model::raw::kSizeWrite})
+    for (std::string_view t : *terms) out.push_back(term(kProvio, std::string(t.substr(1))));
+  return out;
+}
+const std::vector<std::string> kMeasureIri = measure_iris();
 const std::string kPartial = term(kProvio, "partial");
 
 // The measures of one node (a part, or an activity's own).
 struct Values {
   bool has[kMeasures] = {};
-  int seen[kMeasures] = {};  // values found; more than one means overlapping merged graphs
-  std::uint64_t count = 0, bytes = 0, elapsed_ns = 0, last_part = 0;
+  int seen[kMeasures] = {};              // values found; more than one means overlapping merged graphs
+  std::uint64_t number[kMeasures] = {};  // the measures is_number() holds
+  std::uint64_t elapsed_ns = 0;
   std::int64_t start_us = 0, end_us = 0;
   TermId start_term = kNoTerm, end_term = kNoTerm;
 
@@ -37,16 +64,14 @@ struct Values {
   // is the latest snapshot.
   bool add(Measure m, std::string_view lexical, TermId term) {
     ++seen[m];
+    if (is_number(m)) {
+      auto v = parse_u64(lexical);
+      if (!v) return false;
+      number[m] = has[m] ? std::max(number[m], *v) : *v;
+      has[m] = true;
+      return true;
+    }
     switch (m) {
-      case kCount:
-      case kBytes:
-      case kLastPart: {
-        auto v = parse_u64(lexical);
-        if (!v) return false;
-        std::uint64_t& slot = m == kCount ? count : m == kBytes ? bytes : last_part;
-        slot = has[m] ? std::max(slot, *v) : *v;
-        break;
-      }
       case kElapsed: {
         auto v = parse_seconds_ns(lexical);
         if (!v) return false;
@@ -61,7 +86,7 @@ struct Values {
         if (m == kEnd && (!has[m] || *v > end_us)) end_us = *v, end_term = term;
         break;
       }
-      case kMeasures: break;
+      default: break;
     }
     has[m] = true;
     return true;
@@ -69,13 +94,12 @@ struct Values {
 
   // Adds the measures of another node (a part).
   void sum(const Values& o) {
-    for (Measure m : {kCount, kBytes, kElapsed}) {
-      if (!o.has[m]) continue;
-      if (m == kCount) count += o.count;
-      if (m == kBytes) bytes += o.bytes;
-      if (m == kElapsed) elapsed_ns += o.elapsed_ns;
+    for (int m = 0; m < kMeasures; ++m) {
+      if (!o.has[m] || !adds_up(m)) continue;
+      number[m] += o.number[m];
       has[m] = true;
     }
+    if (o.has[kElapsed]) elapsed_ns += o.elapsed_ns, has[kElapsed] = true;
     if (o.has[kStart] && (!has[kStart] || o.start_us < start_us))
       start_us = o.start_us, start_term = o.start_term;
     if (o.has[kEnd] && (!has[kEnd] || o.end_us > end_us)) end_us = o.end_us, end_term = o.end_term;
@@ -183,7 +207,7 @@ FoldResult fold_parts(Graph& graph) {
     std::uint64_t done = 0;
     if (own != values.end()) {
       out = own->second;
-      done = out.has[kLastPart] ? out.last_part : 0;
+      done = out.has[kLastPart] ? out.number[kLastPart] : 0;
     }
     std::uint64_t last = done;
     for (TermId part : list) {
@@ -194,7 +218,7 @@ FoldResult fold_parts(Graph& graph) {
       if (pv != values.end()) out.sum(pv->second);
       last = std::max(last, n);
     }
-    out.last_part = last;
+    out.number[kLastPart] = last;
     out.has[kLastPart] = last != 0;
     folded[act] = out;
     ++result.activities;
@@ -214,15 +238,19 @@ FoldResult fold_parts(Graph& graph) {
   TermId ids[kMeasures];
   for (int m = 0; m < kMeasures; ++m) ids[m] = graph.terms.intern(kMeasureIri[m]);
   for (auto& [act, v] : folded) {
-    if (v.has[kCount]) graph.add(act, ids[kCount], graph.terms.intern(u64_term(v.count)));
-    if (v.has[kBytes]) graph.add(act, ids[kBytes], graph.terms.intern(u64_term(v.bytes)));
+    auto add_number = [&](int m) {
+      if (v.has[m]) graph.add(act, ids[m], graph.terms.intern(u64_term(v.number[m])));
+    };
+    add_number(kCount);
+    add_number(kBytes);
     if (v.has[kElapsed]) {
       graph.add(act, ids[kElapsed],
                 graph.terms.intern(typed_literal(format_seconds(v.elapsed_ns), "double")));
     }
     if (v.has[kStart]) graph.add(act, ids[kStart], v.start_term);
     if (v.has[kEnd]) graph.add(act, ids[kEnd], v.end_term);
-    if (v.has[kLastPart]) graph.add(act, ids[kLastPart], graph.terms.intern(u64_term(v.last_part)));
+    add_number(kLastPart);
+    for (int m = kSizeFirst; m < kMeasures; ++m) add_number(m);
   }
   for (const Triple& t : unreadable) graph.add(t.s, t.p, t.o);
   return result;

@@ -9,21 +9,10 @@
 #include <tuple>
 
 #include "graph/terms.h"
+#include "model/raw_terms.h"
 #include "query/runs.h"
 
 namespace provio::query {
-
-const std::array<const char*, kSizeBuckets> kSizeBucketNames = {
-    "0_100", "100_1k", "1k_10k", "10k_100k", "100k_1m", "1m_4m", "4m_10m", "10m_100m", "100m_1g", "1g_plus"};
-
-std::size_t size_bucket(std::uint64_t bytes) {
-  // Inclusive upper bounds, as Darshan's DARSHAN_BUCKET_INC (darshan-common.h) compares them.
-  static constexpr std::uint64_t kUpper[kSizeBuckets - 1] = {100,     1024,     10240,     102400,    1048576,
-                                                             4194304, 10485760, 104857600, 1073741824};
-  std::size_t b = 0;
-  while (b < kSizeBuckets - 1 && bytes > kUpper[b]) ++b;
-  return b;
-}
 
 void IoFigures::add(const IoFigures& o) {
   for (std::size_t i = 0; i < kOpKinds; ++i) ops[i] += o.ops[i];
@@ -110,8 +99,8 @@ IoFigures figures_of(View& v, const ActivityRecord& r) {
   if (r.count == 0) return f;
   std::uint64_t found = 0;
   for (std::size_t b = 0; b < kSizeBuckets && !r.iri.empty(); ++b) {
-    std::string n = v.graph().value(
-        r.iri, provio(std::string(read ? "size_read_" : "size_write_") + kSizeBucketNames[b]));
+    std::string_view term = (read ? model::raw::kSizeRead : model::raw::kSizeWrite)[b];
+    std::string n = v.graph().value(r.iri, provio(std::string(term.substr(1))));
     if (!n.empty()) found += sizes[b] = rdf::parse_u64(n).value_or(0);
   }
   f.sizes_known = found == r.count;
@@ -189,8 +178,8 @@ Table io_table(View& v, const std::vector<IoRow>& rows, IoGrouping by) {
   t.columns.insert(t.columns.end(), {"bytes_read", "bytes_written", "read_time", "write_time", "meta_time",
                                      "read_bandwidth", "write_bandwidth", "collective_reads",
                                      "collective_writes", "independent_reads", "independent_writes"});
-  for (const char* dir : {"size_read_", "size_write_"})
-    for (const char* b : kSizeBucketNames) t.columns.push_back(std::string(dir) + b);
+  for (const auto* terms : {&model::raw::kSizeRead, &model::raw::kSizeWrite})
+    for (std::string_view term : *terms) t.columns.push_back(std::string(term.substr(1)));
   bool shared = by == IoGrouping::kFile || by == IoGrouping::kDataset;
   if (shared)
     t.columns.insert(t.columns.end(), {"fastest_rank", "fastest_rank_bytes", "fastest_rank_time",

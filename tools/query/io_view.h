@@ -14,17 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "model/access_size.h"
 #include "query/table.h"
 #include "query/view.h"
 
 namespace provio::query {
 
-// Darshan's access-size buckets (SIZE_READ_0_100 … SIZE_READ_1G_PLUS): upper bounds, exclusive
-// of the next bucket's start, as darshan-posix.c's DARSHAN_BUCKET_INC counts them.
-constexpr std::size_t kSizeBuckets = 10;
-extern const std::array<const char*, kSizeBuckets> kSizeBucketNames;  // "0_100", …, "1g_plus"
-// The bucket of one access of `bytes` bytes.
-std::size_t size_bucket(std::uint64_t bytes);
+// Darshan's access-size buckets: the capture's rule (model/access_size.h).
+using model::kSizeBucketNames;
+using model::kSizeBuckets;
+using model::size_bucket;
 
 // Kinds of operation, in the order of model::Op (create, open, read, write, flush, close, rename,
 // delete, modify, copy, access).
