@@ -24,6 +24,10 @@ ENTITIES = ("File", "Directory", "Group", "Dataset", "Attribute", "Datatype", "L
 AGENTS = ("User", "Program", "Rank", "Thread")
 RANGES = {"count": (XSD.integer, XSD.unsignedLong), "bytes": (XSD.integer, XSD.unsignedLong),
           "offset": (XSD.integer, XSD.long), "elapsed": (XSD.decimal, XSD.double)}
+SIZE_BUCKETS = ("0_100", "100_1k", "1k_10k", "10k_100k", "100k_1m", "1m_4m", "4m_10m", "10m_100m", "100m_1g",
+                "1g_plus")
+SIZES = [f"size_{d}_{b}" for d in ("read", "write") for b in SIZE_BUCKETS]  # access sizes: counts
+RANGES.update({name: (XSD.integer, XSD.unsignedLong) for name in SIZES})
 
 
 def _datetime(us):

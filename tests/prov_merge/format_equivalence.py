@@ -28,6 +28,9 @@ import sys
 
 import rdflib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import raw_graph  # noqa: E402
+
 PROVIO = "http://www.w3.org/ns/provio#"
 ENTITIES = "/provio-equivalence"
 RUN_PROPERTIES = ("pid", "tid", "executable", "commandLine", "startTime", "endTime", "host", "lastPart")
@@ -101,8 +104,10 @@ def merged(raw_dir, out):
     g = rdflib.Graph()
     g.parse(out, format="turtle")
     values = run_values(g)
-    # provio:lastPart, and provio:workingDirectory (newer than the fixtures of the format before)
+    # provio:lastPart, and provio:workingDirectory and the access sizes (newer than the fixtures of
+    # the format before)
     skipped = {rdflib.URIRef(PROVIO + "lastPart"), rdflib.URIRef(PROVIO + "workingDirectory")}
+    skipped |= {rdflib.URIRef(PROVIO + name) for name in raw_graph.SIZES}
     lines = {normalise(f"{s.n3()} {p.n3()} {o.n3()}", values) for s, p, o in g if p not in skipped}
     return lines, values
 

@@ -25,7 +25,8 @@ import raw_graph  # noqa: E402
 
 PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
 PROVIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
-MEASURES = [PROVIO["count"], PROVIO.bytes, PROVIO.elapsed, PROV.startedAtTime, PROV.endedAtTime]
+SIZES = [PROVIO[name] for name in raw_graph.SIZES]
+MEASURES = [PROVIO["count"], PROVIO.bytes, PROVIO.elapsed, PROV.startedAtTime, PROV.endedAtTime, *SIZES]
 ARGS = None
 
 
@@ -80,6 +81,7 @@ def reference_merge(files):
         count = nbytes = 0
         elapsed = decimal.Decimal(0)
         starts, ends = [], []
+        sizes = {}
         numbers = [int(re.search(r"/p(\d+)$", str(part)).group(1)) for part in ps]
         for part in ps + [a]:  # the activity's own measures: its first flush
             count += sum(int(o) for o in g.objects(part, PROVIO["count"]))
@@ -87,12 +89,17 @@ def reference_merge(files):
             elapsed += sum((decimal.Decimal(str(o)) for o in g.objects(part, PROVIO.elapsed)), decimal.Decimal(0))
             starts += list(g.objects(part, PROV.startedAtTime))
             ends += list(g.objects(part, PROV.endedAtTime))
+            for name in SIZES:
+                for o in g.objects(part, name):
+                    sizes[name] = sizes.get(name, 0) + int(o)
         out.add((a, PROVIO["count"], Literal(str(count), datatype=XSD.unsignedLong)))
         out.add((a, PROVIO.bytes, Literal(str(nbytes), datatype=XSD.unsignedLong)))
         out.add((a, PROVIO.elapsed, Literal(f"{elapsed:.9f}", datatype=XSD.double)))
         out.add((a, PROV.startedAtTime, min(starts, key=lambda x: x.toPython())))
         out.add((a, PROV.endedAtTime, max(ends, key=lambda x: x.toPython())))
         out.add((a, PROVIO.lastPart, Literal(str(max(numbers)), datatype=XSD.unsignedLong)))
+        for name, n in sizes.items():
+            out.add((a, name, Literal(str(n), datatype=XSD.unsignedLong)))
     mark_unfinished(out)
     return out
 
