@@ -237,7 +237,10 @@ FoldResult fold_parts(Graph& graph) {
   });
   TermId ids[kMeasures];
   for (int m = 0; m < kMeasures; ++m) ids[m] = graph.terms.intern(kMeasureIri[m]);
-  for (auto& [act, v] : folded) {
+  for (auto& entry : folded) {
+    // Named references, not a structured binding: C++17 lambdas cannot capture those.
+    const auto& act = entry.first;
+    auto& v = entry.second;
     auto add_number = [&](int m) {
       if (v.has[m]) graph.add(act, ids[m], graph.terms.intern(u64_term(v.number[m])));
     };
