@@ -31,15 +31,17 @@ Table flow_table(View& v, const std::vector<ActivityRecord>& records) {
   std::map<std::string, std::string> kinds;
   for (const auto& p : v.programs()) {
     const std::string& run = runs.run_of(p);
-    for (const auto& [list, into] :
-         {std::make_pair(&lineage.outputs(p), &producers), std::make_pair(&lineage.inputs(p), &consumers)}) {
-      for (const auto& x : *list) {
+    auto note = [&](const std::vector<std::string>& products,
+                    std::map<std::string, std::set<std::string>>& into) {
+      for (const auto& x : products) {
         std::string kind = product_kind(v, x);
         if (kind.empty()) continue;
         kinds[x] = kind;
-        (*into)[x].insert(run);
+        into[x].insert(run);
       }
-    }
+    };
+    note(lineage.outputs(p), producers);
+    note(lineage.inputs(p), consumers);
   }
   // Bytes each run wrote and read, on each file and on each object: a version or file product
   // counts what went to its file, a dataset what went to the dataset.
