@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace provio::tools {
+namespace provio::cli {
 namespace {
 
 struct Args {};
@@ -74,4 +74,4 @@ TEST(Commands, HelpIsGeneratedFromTheRows) {
 }
 
 }  // namespace
-}  // namespace provio::tools
+}  // namespace provio::cli

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace provio::tools {
+namespace provio::cli {
 namespace {
 
 const std::vector<OptionSpec> kSpecs = {
@@ -84,4 +84,4 @@ TEST(Options, WithoutACommandEveryOptionApplies) {
 }
 
 }  // namespace
-}  // namespace provio::tools
+}  // namespace provio::cli

@@ -10,7 +10,7 @@
 #include "graph/store_layout.h"
 #include "model/output_dir_name.h"
 
-namespace provio::tools {
+namespace provio::cli {
 
 int usage_error(const char* tool, std::string_view usage, std::string_view message) {
   print_message(tool, message);
@@ -42,4 +42,4 @@ bool choose_inputs(std::vector<std::string>& inputs, bool trust_named, OtherOwne
   return !trust_named;
 }
 
-}  // namespace provio::tools
+}  // namespace provio::cli

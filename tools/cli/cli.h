@@ -9,7 +9,7 @@
 
 #include "cli/trust.h"
 
-namespace provio::tools {
+namespace provio::cli {
 
 // Exit codes shared by prov-merge, prov-query and prov-viz (prov-run passes on its job's).
 inline constexpr int kExitOk = 0;
@@ -46,4 +46,4 @@ bool choose_inputs(std::vector<std::string>& inputs, bool trust_named, OtherOwne
 // The option that lets named inputs of other users through, for each reader's option table.
 inline constexpr const char* kTrustInputs = "--trust-inputs";
 
-}  // namespace provio::tools
+}  // namespace provio::cli

@@ -3,7 +3,7 @@
 
 #include <utility>
 
-namespace provio::tools {
+namespace provio::cli {
 namespace {
 
 constexpr std::size_t kWidth = 100;
@@ -81,4 +81,4 @@ int CommandLine::parse(int argc, char** argv, const char* tool, std::string& com
   return parse_command_line(argc, argv, tool, usage_.c_str(), names_, specs_, command, out);
 }
 
-}  // namespace provio::tools
+}  // namespace provio::cli

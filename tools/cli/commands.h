@@ -13,7 +13,7 @@
 
 #include "cli/options.h"
 
-namespace provio::tools {
+namespace provio::cli {
 
 struct CommandText {
   const char* name;
@@ -71,4 +71,4 @@ const Command<Args>* find_command(const Command<Args> (&table)[N], std::string_v
   return nullptr;
 }
 
-}  // namespace provio::tools
+}  // namespace provio::cli

@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 
-namespace provio::tools {
+namespace provio::cli {
 namespace {
 
 bool applies(const OptionSpec& spec, const std::string& command) {
@@ -107,4 +107,4 @@ int parse_command_line(int argc, char** argv, const char* tool, const char* usag
   return s.ok ? -1 : misuse(s.message);
 }
 
-}  // namespace provio::tools
+}  // namespace provio::cli

@@ -12,7 +12,7 @@
 
 #include "graph/status.h"
 
-namespace provio::tools {
+namespace provio::cli {
 
 struct OptionSpec {
   const char* name;        // "--output", or a short-only "-k"
@@ -58,4 +58,4 @@ int parse_command_line(int argc, char** argv, const char* tool, const char* usag
                        const std::vector<std::string_view>& commands, const std::vector<OptionSpec>& specs,
                        std::string& command, ParsedArgs& out);
 
-}  // namespace provio::tools
+}  // namespace provio::cli

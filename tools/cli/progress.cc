@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-namespace provio::tools {
+namespace provio::cli {
 
 Progress::Progress(const char* tool, bool quiet) : tool_(tool), start_(std::chrono::steady_clock::now()) {
   if (!quiet && ::isatty(STDERR_FILENO)) thread_ = std::thread([this] { run(); });
@@ -40,4 +40,4 @@ void Progress::run() {
   }
 }
 
-}  // namespace provio::tools
+}  // namespace provio::cli

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-namespace provio::tools {
+namespace provio::cli {
 
 class Progress {
  public:
@@ -39,4 +39,4 @@ class Progress {
   std::thread thread_;  // only when enabled
 };
 
-}  // namespace provio::tools
+}  // namespace provio::cli

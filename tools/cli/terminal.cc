@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace provio::tools {
+namespace provio::cli {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
@@ -79,4 +79,4 @@ bool is_terminal(std::FILE* stream) {
   return ::isatty(::fileno(stream)) == 1;
 }
 
-}  // namespace provio::tools
+}  // namespace provio::cli

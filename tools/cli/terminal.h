@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace provio::tools {
+namespace provio::cli {
 
 // Offset of the first byte that does not start a valid UTF-8 sequence (overlong forms, surrogates
 // and code points past U+10FFFF included), npos if none.
@@ -26,4 +26,4 @@ void print_message(const char* tool, std::string_view text);
 // Whether `stream` is a terminal.
 bool is_terminal(std::FILE* stream);
 
-}  // namespace provio::tools
+}  // namespace provio::cli

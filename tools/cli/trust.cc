@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string_view>
 
-namespace provio::tools {
+namespace provio::cli {
 namespace {
 
 bool trusted_owner(uid_t uid) {
@@ -103,4 +103,4 @@ Trust directory_trust(const std::string& dir) {
   return t;
 }
 
-}  // namespace provio::tools
+}  // namespace provio::cli

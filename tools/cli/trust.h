@@ -12,7 +12,7 @@
 
 #include <string>
 
-namespace provio::tools {
+namespace provio::cli {
 
 struct Trust {
   bool ok = true;
@@ -33,4 +33,4 @@ Trust directory_trust(const std::string& dir);
 // What the tools do with an input that is not trusted.
 enum class OtherOwners { kRefuse, kWarn };
 
-}  // namespace provio::tools
+}  // namespace provio::cli

@@ -2,8 +2,8 @@
 // cmake/ProvioVersion.cmake: "0.1.0", plus " (git <revision>)" when built from a git checkout.
 #pragma once
 
-namespace provio::tools {
+namespace provio::cli {
 
 extern const char* const kVersion;
 
-}  // namespace provio::tools
+}  // namespace provio::cli

@@ -35,13 +35,13 @@ bool has_suffix(const std::string& s, const char* suffix) {
 // reported instead of read twice or for ever.
 class Walker {
  public:
-  Walker(ReadResult& result, bool other_files_are_damage, tools::OtherOwners other_owners)
+  Walker(ReadResult& result, bool other_files_are_damage, cli::OtherOwners other_owners)
       : result_(result), other_files_are_damage_(other_files_are_damage), other_owners_(other_owners) {}
 
   // Whether `path`, judged `trust`, may be read; reports it when not, or when read with a warning.
-  bool trusted(const std::string& path, const tools::Trust& trust) {
+  bool trusted(const std::string& path, const cli::Trust& trust) {
     if (trust.ok) return true;
-    if (other_owners_ == tools::OtherOwners::kWarn) {
+    if (other_owners_ == cli::OtherOwners::kWarn) {
       result_.messages.push_back(path +
                                  ": warning: read although another user could have planted it: " + trust.why);
       return true;
@@ -51,7 +51,7 @@ class Walker {
     return false;
   }
 
-  void directory(const std::string& dir, const struct stat& st, const tools::Trust& trust,
+  void directory(const std::string& dir, const struct stat& st, const cli::Trust& trust,
                  std::vector<std::string>& found) {
     if (!seen_.insert({st.st_dev, st.st_ino}).second) {
       result_.messages.push_back(dir +
@@ -74,11 +74,11 @@ class Walker {
   }
 
  private:
-  void entry(const std::string& path, const tools::Trust& parent, std::vector<std::string>& found) {
+  void entry(const std::string& path, const cli::Trust& parent, std::vector<std::string>& found) {
     struct stat st;
     if (::lstat(path.c_str(), &st) != 0)
       return damaged(path, std::string("cannot read: ") + std::strerror(errno));
-    tools::Trust trust = tools::entry_trust(path, st, parent);
+    cli::Trust trust = cli::entry_trust(path, st, parent);
     if (!trusted(path, trust)) return;
     if (S_ISLNK(st.st_mode) && ::stat(path.c_str(), &st) != 0)
       return damaged(path, std::string("cannot read: ") + std::strerror(errno));
@@ -100,7 +100,7 @@ class Walker {
 
   ReadResult& result_;
   bool other_files_are_damage_;
-  tools::OtherOwners other_owners_;
+  cli::OtherOwners other_owners_;
   std::set<std::pair<dev_t, ino_t>> seen_;
 };
 
@@ -127,7 +127,7 @@ int open_input(const std::string& path, std::string& error) {
 }
 
 std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result,
-                                     bool other_files_are_damage, tools::OtherOwners other_owners) {
+                                     bool other_files_are_damage, cli::OtherOwners other_owners) {
   std::vector<std::string> files;
   Walker walker(result, other_files_are_damage, other_owners);
   for (const std::string& arg : args) {
@@ -135,7 +135,7 @@ std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadR
       files.push_back(arg);
       continue;
     }
-    tools::Trust trust = tools::path_trust(arg);
+    cli::Trust trust = cli::path_trust(arg);
     if (!walker.trusted(arg, trust)) continue;
     struct stat st;
     if (::stat(arg.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {

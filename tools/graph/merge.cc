@@ -4,7 +4,7 @@
 namespace provio::rdf {
 
 MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph,
-                         bool other_files_are_damage, tools::OtherOwners other_owners) {
+                         bool other_files_are_damage, cli::OtherOwners other_owners) {
   MergeResult r;
   std::vector<std::string> files = list_inputs(inputs, r.read, other_files_are_damage, other_owners);
   read_files(files, jobs, graph, r.read);

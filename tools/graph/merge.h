@@ -25,6 +25,6 @@ struct MergeResult {
 // Lists, reads (jobs threads, 0: all cores) and folds `inputs` (directories, files) into `graph`.
 // `other_files_are_damage`, `other_owners`: as list_inputs (reader.h).
 MergeResult merge_inputs(const std::vector<std::string>& inputs, unsigned jobs, Graph& graph,
-                         bool other_files_are_damage, tools::OtherOwners other_owners);
+                         bool other_files_are_damage, cli::OtherOwners other_owners);
 
 }  // namespace provio::rdf

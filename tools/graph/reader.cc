@@ -282,7 +282,7 @@ std::optional<LineDamage> line_damage(std::string_view text) {
   auto high =
       std::find_if(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
   if (high == text.end()) return std::nullopt;
-  std::size_t bad = tools::utf8_error_at(text);
+  std::size_t bad = cli::utf8_error_at(text);
   if (bad == std::string_view::npos) return std::nullopt;
   return LineDamage{"invalid UTF-8", bad + 1};
 }

@@ -31,7 +31,7 @@ struct ReadResult {
 // OtherOwners::kWarn read after a warning naming it. graph/input.cc.
 std::vector<std::string> list_inputs(const std::vector<std::string>& args, ReadResult& result,
                                      bool other_files_are_damage = true,
-                                     tools::OtherOwners other_owners = tools::OtherOwners::kRefuse);
+                                     cli::OtherOwners other_owners = cli::OtherOwners::kRefuse);
 
 // Which parser a file gets: "fast" (provio raw files and N-Triples) or a raptor parser name.
 std::string parser_for(const std::string& path, const std::string& first_bytes);

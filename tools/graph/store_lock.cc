@@ -62,7 +62,7 @@ Status StoreLock::acquire(const std::string& dir, const std::function<void()>& o
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))
     return Status::error(path + ": the store's lock is not a regular file");
   // Judged once it exists: a lock file another user could have planted, they could hold for ever.
-  if (tools::Trust t = tools::path_trust(path); !t.ok)
+  if (cli::Trust t = cli::path_trust(path); !t.ok)
     return Status::error(path + ": refused as the store's lock: " + t.why);
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) return Status::error(path + ": cannot lock: " + std::strerror(errno));

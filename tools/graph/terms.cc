@@ -37,7 +37,7 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& v) {
 }  // namespace
 
 bool valid_utf8(std::string_view s) {
-  return tools::utf8_error_at(s) == std::string_view::npos;
+  return cli::utf8_error_at(s) == std::string_view::npos;
 }
 
 std::string_view utf8_tail(std::string_view s, std::size_t n) {

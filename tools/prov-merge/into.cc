@@ -289,9 +289,9 @@ int load_job(sparql::Server& server, const std::string& job, const std::vector<s
   rdf::ReadResult read;
   rdf::read_files(rdf::list_inputs(inputs, read), jobs, graph, read);
   drop_respelled_values(graph, before);
-  for (const std::string& m : read.messages) tools::print_message(kTool, m);
+  for (const std::string& m : read.messages) cli::print_message(kTool, m);
   rdf::FoldResult folded = rdf::fold(graph);
-  for (const std::string& m : folded.messages) tools::print_message(kTool, m);
+  for (const std::string& m : folded.messages) cli::print_message(kTool, m);
 
   bool same = graph.size() == before.size() && value_set(graph) == value_set(before);
   std::size_t chunks = 0, triples = graph.size();

@@ -46,9 +46,9 @@ using provio::rdf::ReadResult;
 using provio::rdf::Status;
 
 constexpr const char* kTool = "prov-merge";
-using provio::tools::kExitData;
-using provio::tools::kExitOk;
-using provio::tools::kExitUsage;
+using provio::cli::kExitData;
+using provio::cli::kExitOk;
+using provio::cli::kExitUsage;
 
 struct Options {
   std::vector<std::string> inputs;
@@ -98,11 +98,11 @@ const std::string& usage() {
 }
 
 int misuse(const std::string& message) {
-  return provio::tools::usage_error(kTool, usage(), message);
+  return provio::cli::usage_error(kTool, usage(), message);
 }
 
 // prov-merge's options (options.h); the --into family is handed to into.h.
-const std::vector<provio::tools::OptionSpec> kOptions = {
+const std::vector<provio::cli::OptionSpec> kOptions = {
     {"--output", "-o", true},
     {"--format", "-f", true},
     {"--jobs", "-j", true},
@@ -124,20 +124,20 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
     {"--load-with", nullptr, true},
     {"--list", nullptr, false},
     {"--remove-stale", nullptr, false},
-    {provio::tools::kTrustInputs, nullptr, false},
+    {provio::cli::kTrustInputs, nullptr, false},
 };
 
 // Parses argv; returns -1 to go on, else an exit code.
 int parse_args(int argc, char** argv, Options& o) {
-  provio::tools::ParsedArgs p;
-  Status s = provio::tools::parse_options(argc, argv, 1, kOptions, "", p);
+  provio::cli::ParsedArgs p;
+  Status s = provio::cli::parse_options(argc, argv, 1, kOptions, "", p);
   if (!s.ok) return misuse(s.message);
   if (p.has("--help")) {
     std::fputs(usage().c_str(), stdout);
     return std::fflush(stdout) == 0 ? kExitOk : kExitData;
   }
-  if (p.has("--version")) return provio::tools::print_version(kTool);
-  for (const provio::tools::ParsedOption& opt : p.options) {
+  if (p.has("--version")) return provio::cli::print_version(kTool);
+  for (const provio::cli::ParsedOption& opt : p.options) {
     const std::string name = opt.spec->name;
     const std::string& v = opt.value;
     char* end = nullptr;
@@ -145,7 +145,7 @@ int parse_args(int argc, char** argv, Options& o) {
       o.quiet = true;
     } else if (name == "--follow") {
       o.follow = true;
-    } else if (name == provio::tools::kTrustInputs) {
+    } else if (name == provio::cli::kTrustInputs) {
       o.trust_inputs = true;
     } else if (name == "--output") {
       o.output = v;
@@ -235,27 +235,27 @@ bool write_output(const Options& o, const Graph& g) {
     if (!s.ok) s.message = o.output + ": " + s.message;
   }
   if (s.ok) s = out.commit();
-  if (!s.ok) provio::tools::print_message(kTool, s.message);
+  if (!s.ok) provio::cli::print_message(kTool, s.message);
   return s.ok;
 }
 
-provio::tools::OtherOwners other_owners(const Options& o) {
-  return o.trust_inputs ? provio::tools::OtherOwners::kWarn : provio::tools::OtherOwners::kRefuse;
+provio::cli::OtherOwners other_owners(const Options& o) {
+  return o.trust_inputs ? provio::cli::OtherOwners::kWarn : provio::cli::OtherOwners::kRefuse;
 }
 
 // Takes the store's lock (graph/store_lock.h), after judging who could have planted the store: it
 // is read and then replaced, so one another user could have planted is refused as an input is.
 Status lock_store(const Options& o, provio::rdf::StoreLock& lock) {
-  if (provio::tools::Trust t = provio::tools::directory_trust(o.store); !t.ok) {
+  if (provio::cli::Trust t = provio::cli::directory_trust(o.store); !t.ok) {
     if (!o.trust_inputs)
       return Status::error(o.store + ": refused as the store: another user could have planted it: " + t.why +
                            " (give --trust-inputs to merge into it anyway)");
-    provio::tools::print_message(
+    provio::cli::print_message(
         kTool, o.store + ": warning: merging into a store another user could have planted: " + t.why);
   }
   return lock.acquire(o.store, [&] {
     if (!o.quiet)
-      provio::tools::print_message(kTool, o.store + ": waiting for another merge into it to finish");
+      provio::cli::print_message(kTool, o.store + ": waiting for another merge into it to finish");
   });
 }
 
@@ -277,7 +277,7 @@ void index_store_for_queries(const std::string& store, Graph&& graph) {
 // `growing`: a --follow round before the stop, while writers may be mid-line.
 int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   auto t0 = std::chrono::steady_clock::now();
-  provio::tools::Progress progress(kTool, o.quiet || mpi.rank != 0 || growing);
+  provio::cli::Progress progress(kTool, o.quiet || mpi.rank != 0 || growing);
   ReadResult result;
   std::vector<std::string> files = provio::rdf::list_inputs(o.inputs, result, true, other_owners(o));
   progress.step("reading " + std::to_string(files.size()) + " files");
@@ -307,7 +307,7 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   provio::rdf::StoreLock lock;
   if (!o.store.empty()) {
     if (Status s = lock_store(o, lock); !s.ok) {
-      provio::tools::print_message(kTool, s.message);
+      provio::cli::print_message(kTool, s.message);
       status = kExitUsage;
       mpi.broadcast(status);
       return status;
@@ -315,7 +315,7 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
     // A store that cannot be read whole holds earlier jobs this merge would lose: it stays.
     if (provio::rdf::is_store(o.store)) {
       if (Status s = provio::rdf::load_store(o.store, graph, &result.triples_in); !s.ok) {
-        provio::tools::print_message(kTool, s.message + " (left as it is)");
+        provio::cli::print_message(kTool, s.message + " (left as it is)");
         status = kExitUsage;
         mpi.broadcast(status);
         return status;
@@ -323,15 +323,15 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
     }
   }
   progress.step("folding");
-  for (const std::string& m : result.messages) provio::tools::print_message(kTool, m);
+  for (const std::string& m : result.messages) provio::cli::print_message(kTool, m);
   provio::rdf::FoldResult folded = provio::rdf::fold(graph);
-  for (const std::string& m : folded.messages) provio::tools::print_message(kTool, m);
+  for (const std::string& m : folded.messages) provio::cli::print_message(kTool, m);
 
   progress.step("writing " + std::to_string(graph.size()) + " triples");
   bool ok = write_output(o, graph);
   if (ok && !o.store.empty()) {
     if (Status s = provio::rdf::save_store(o.store, graph); !s.ok) {
-      provio::tools::print_message(kTool, s.message);
+      provio::cli::print_message(kTool, s.message);
       ok = false;
     }
   }

@@ -70,12 +70,12 @@ constexpr const char* kUsageTail =
 
 // Every option once; an option some command lists in its row (kCommands) applies to the commands
 // that list it, the others to all (cli/commands.h).
-const std::vector<provio::tools::OptionSpec> kOptionList = {
+const std::vector<provio::cli::OptionSpec> kOptionList = {
     {"--format", "-f", true},
     {"--output", "-o", true},
     {"--input", "-i", true},
     {"--store", nullptr, true},
-    {provio::tools::kTrustInputs, nullptr, false},
+    {provio::cli::kTrustInputs, nullptr, false},
     {"--quiet", "-q", false},
     {"--help", "-h", false},
     {"--endpoint", nullptr, true},
@@ -110,7 +110,7 @@ const std::vector<provio::tools::OptionSpec> kOptionList = {
     {"-k", nullptr, true},
 };
 
-struct Args : provio::tools::ParsedArgs {
+struct Args : provio::cli::ParsedArgs {
   std::string command;
   std::vector<std::string> inputs;  // -i, --input, --store
   pq::Format format = pq::Format::kTable;
@@ -121,14 +121,14 @@ struct Args : provio::tools::ParsedArgs {
 };
 
 // The tool's command line, made from the command table below .
-const provio::tools::CommandLine& command_line();
+const provio::cli::CommandLine& command_line();
 
 int usage_error(const std::string& message) {
-  return provio::tools::usage_error(kTool, command_line().usage(), message);
+  return provio::cli::usage_error(kTool, command_line().usage(), message);
 }
 
 int fail(const std::string& message) {
-  return provio::tools::fail(kTool, message);
+  return provio::cli::fail(kTool, message);
 }
 
 // The inputs: -i values and positionals after the command's own `nargs` arguments.
@@ -140,7 +140,7 @@ std::vector<std::string> inputs_of(const Args& a, std::size_t nargs) {
 
 int emit(const Args& a, const pq::Table& t) {
   if (a.output.empty()) {
-    if (!pq::write_table(std::cout, t, a.format, provio::tools::is_terminal(stdout)))
+    if (!pq::write_table(std::cout, t, a.format, provio::cli::is_terminal(stdout)))
       return fail("writing standard output failed");
     return 0;
   }
@@ -152,22 +152,22 @@ int emit(const Args& a, const pq::Table& t) {
 }
 
 int load(const Args& a, std::size_t nargs, pq::QueryGraph& g) {
-  provio::tools::Progress progress(kTool, a.quiet);
+  provio::cli::Progress progress(kTool, a.quiet);
   progress.step("loading");
   pq::Status s;
   if (a.flag("--endpoint")) {
-    if (!a.inputs.empty() || a.positional.size() > nargs || a.flag(provio::tools::kTrustInputs))
+    if (!a.inputs.empty() || a.positional.size() > nargs || a.flag(provio::cli::kTrustInputs))
       return usage_error("--endpoint excludes other inputs and --trust-inputs");
     s = g.open_endpoint(a.get("--endpoint"), {a.get("--credentials"), a.get("--ca-file")});
   } else {
     std::vector<std::string> in = inputs_of(a, nargs);
-    provio::tools::OtherOwners other_owners = provio::tools::OtherOwners::kRefuse;
-    if (!provio::tools::choose_inputs(in, a.flag(provio::tools::kTrustInputs), other_owners))
+    provio::cli::OtherOwners other_owners = provio::cli::OtherOwners::kRefuse;
+    if (!provio::cli::choose_inputs(in, a.flag(provio::cli::kTrustInputs), other_owners))
       return usage_error("--trust-inputs applies to inputs named on the command line");
     s = g.load(in, other_owners);
   }
   if (!s.ok) return fail(s.message);
-  for (const auto& m : g.messages()) provio::tools::print_message(kTool, m);
+  for (const auto& m : g.messages()) provio::cli::print_message(kTool, m);
   return 0;
 }
 
@@ -189,7 +189,7 @@ int answer(const Args& a, pq::QueryGraph& g, const std::function<Answer(pq::View
   if (!s.ok) return fail(s.message);
   if (r.code == 1) return usage_error(r.message);
   if (r.code != 0) return fail(r.message);
-  return provio::tools::exit_code(emit(a, r.table), g.damaged());
+  return provio::cli::exit_code(emit(a, r.table), g.damaged());
 }
 
 int cmd_sparql(const Args& a) {
@@ -214,9 +214,9 @@ int cmd_sparql(const Args& a) {
     // A query that cannot be run (refused by the engine, no engine, refused by the server) is the
     // caller's to fix: exit 1, without the usage text.
     fail((nargs ? a.positional[0] + ": " : std::string("-e: ")) + s.message);
-    return provio::tools::kExitUsage;
+    return provio::cli::kExitUsage;
   }
-  return provio::tools::exit_code(emit(a, t), g.damaged());
+  return provio::cli::exit_code(emit(a, t), g.damaged());
 }
 
 // The entity a lineage starts from: ENTITY as resolved, except that a file stands for one of its
@@ -503,7 +503,7 @@ int cmd_objects(const Args& a) {
 
 // The commands: name, usage, summary in the tool's --help, own --help, the options it takes
 // beside the common ones, function.
-const provio::tools::Command<Args> kCommands[] = {
+const provio::cli::Command<Args> kCommands[] = {
     {{"sparql", "FILE.rq|-e QUERY [-f FORMAT] [INPUT...]",
       "run SPARQL (prov: provio: xsd: rdf: rdfs: predeclared)",
       "Runs a SPARQL 1.1 query (Oxigraph; on --endpoint, the server) over the merged graph. The\n"
@@ -611,9 +611,9 @@ const provio::tools::Command<Args> kCommands[] = {
      cmd_flow},
 };
 
-const provio::tools::CommandLine& command_line() {
-  static const provio::tools::CommandLine line(provio::tools::command_texts(kCommands), kUsageHead,
-                                               kUsageTail, kOptionList);
+const provio::cli::CommandLine& command_line() {
+  static const provio::cli::CommandLine line(provio::cli::command_texts(kCommands), kUsageHead, kUsageTail,
+                                             kOptionList);
   return line;
 }
 
@@ -622,7 +622,7 @@ int parse(int argc, char** argv, Args& a) {
   int rc = command_line().parse(argc, argv, kTool, a.command, a);
   if (rc >= 0) return rc;
   if (a.has("--help")) {
-    std::cout << provio::tools::command_help(kTool, *provio::tools::find_command(kCommands, a.command));
+    std::cout << provio::cli::command_help(kTool, *provio::cli::find_command(kCommands, a.command));
     return std::cout.flush() ? 0 : 2;
   }
   if (a.has("--format") && !pq::parse_format(a.get("--format"), a.format))
@@ -640,5 +640,5 @@ int parse(int argc, char** argv, Args& a) {
 int main(int argc, char** argv) {
   Args a;
   if (int rc = parse(argc, argv, a); rc >= 0) return rc;
-  return provio::tools::find_command(kCommands, a.command)->run(a);
+  return provio::cli::find_command(kCommands, a.command)->run(a);
 }

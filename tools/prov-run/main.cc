@@ -70,7 +70,7 @@ constexpr const char* kUsage =
 
 struct Options {
   provio::run::JobSettings job;
-  std::string store = provio::tools::kRunStore;
+  std::string store = provio::cli::kRunStore;
   std::string output;
   std::vector<std::string> queries;
   std::string report;
@@ -86,7 +86,7 @@ int misuse(const std::string& message) {
 }
 
 // prov-run's options (cli/options.h); the first other word is the command.
-const std::vector<provio::tools::OptionSpec> kOptions = {
+const std::vector<provio::cli::OptionSpec> kOptions = {
     {"--help", "-h", false},
     {"--version", "-V", false},
     {"--print-env", nullptr, false, nullptr, true},
@@ -108,15 +108,15 @@ const std::vector<provio::tools::OptionSpec> kOptions = {
 
 // Parses argv up to the command; returns -1 to go on, else an exit code.
 int parse_args(int argc, char** argv, Options& o) {
-  provio::tools::ParsedArgs p;
-  provio::rdf::Status s = provio::tools::parse_options(argc, argv, 1, kOptions, "", p, true);
+  provio::cli::ParsedArgs p;
+  provio::rdf::Status s = provio::cli::parse_options(argc, argv, 1, kOptions, "", p, true);
   if (!s.ok) return misuse(s.message);
   if (p.has("--help")) {
     std::fputs(kUsage, stdout);
     return std::fflush(stdout) == 0 ? 0 : kExitFailed;
   }
-  if (p.has("--version")) return provio::tools::print_version(kTool) == 0 ? 0 : kExitFailed;
-  for (const provio::tools::ParsedOption& opt : p.options) {
+  if (p.has("--version")) return provio::cli::print_version(kTool) == 0 ? 0 : kExitFailed;
+  for (const provio::cli::ParsedOption& opt : p.options) {
     const std::string_view name = opt.spec->name;
     const std::string& v = opt.value;
     if (opt.spec->takes_value && v.empty()) return misuse("option " + std::string(name) + " needs a value");

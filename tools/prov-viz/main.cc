@@ -50,21 +50,21 @@ constexpr const char* kUsageTail =
     "  -h, --help      this help\n";
 
 // The tool's command line, made from the command table below .
-const provio::tools::CommandLine& command_line();
+const provio::cli::CommandLine& command_line();
 
 int usage_error(const std::string& m) {
-  return provio::tools::usage_error(kTool, command_line().usage(), m);
+  return provio::cli::usage_error(kTool, command_line().usage(), m);
 }
 
 int fail(const std::string& m) {
-  return provio::tools::fail(kTool, m);
+  return provio::cli::fail(kTool, m);
 }
 
 // Every option once; an option some command lists in its row (kCommands) applies to the commands
 // that list it, the others to both (cli/commands.h).
-const std::vector<provio::tools::OptionSpec> kOptionList = {
+const std::vector<provio::cli::OptionSpec> kOptionList = {
     {"--output", "-o", true},      {"--input", "-i", true},
-    {"--store", nullptr, true},    {provio::tools::kTrustInputs, nullptr, false},
+    {"--store", nullptr, true},    {provio::cli::kTrustInputs, nullptr, false},
     {"--quiet", "-q", false},      {"--help", "-h", false},
     {"--by-rank", nullptr, false}, {"--depth", nullptr, true},
     {"--up", nullptr, false},      {"--down", nullptr, false},
@@ -85,15 +85,15 @@ int load(const Args& a, std::size_t nargs, provio::query::QueryGraph& g) {
   for (std::size_t i = nargs; i < a.positional.size(); ++i) in.push_back(a.positional[i]);
   if (!a.endpoint.empty() && (!in.empty() || a.trust_inputs))
     return usage_error("--endpoint excludes other inputs and --trust-inputs");
-  provio::tools::OtherOwners other_owners = provio::tools::OtherOwners::kRefuse;
-  if (a.endpoint.empty() && !provio::tools::choose_inputs(in, a.trust_inputs, other_owners))
+  provio::cli::OtherOwners other_owners = provio::cli::OtherOwners::kRefuse;
+  if (a.endpoint.empty() && !provio::cli::choose_inputs(in, a.trust_inputs, other_owners))
     return usage_error("--trust-inputs applies to inputs named on the command line");
-  provio::tools::Progress progress(kTool, a.quiet);
+  provio::cli::Progress progress(kTool, a.quiet);
   progress.step("loading");
   auto s =
       a.endpoint.empty() ? g.load(in, other_owners) : g.open_endpoint(a.endpoint, {a.credentials, a.ca_file});
   if (s.ok)
-    for (const auto& m : g.messages()) provio::tools::print_message(kTool, m);
+    for (const auto& m : g.messages()) provio::cli::print_message(kTool, m);
   return s.ok ? 0 : fail(s.message);
 }
 
@@ -129,9 +129,9 @@ int cmd_lineage(const Args& a) {
   });
   if (!fetched.ok) return fail(fetched.message);
   if (!resolved.ok) return fail(resolved.message);
-  if (ext == "dot") return provio::tools::exit_code(write_file(a.output, dot), g.damaged());
+  if (ext == "dot") return provio::cli::exit_code(write_file(a.output, dot), g.damaged());
   provio::rdf::Status s = provio::viz::render(dot, ext, a.output);
-  return provio::tools::exit_code(s.ok ? 0 : fail(s.message), g.damaged());
+  return provio::cli::exit_code(s.ok ? 0 : fail(s.message), g.damaged());
 }
 
 int cmd_report(const Args& a) {
@@ -150,12 +150,12 @@ int cmd_report(const Args& a) {
   });
   if (!fetched.ok) return fail(fetched.message);
   if (!s.ok) return fail(s.message);
-  return provio::tools::exit_code(write_file(a.output, html), g.damaged());
+  return provio::cli::exit_code(write_file(a.output, html), g.damaged());
 }
 
 // The commands: name, usage, summary in the tool's --help, own --help (the tool's), the options
 // it takes beside the common ones, function.
-const provio::tools::Command<Args> kCommands[] = {
+const provio::cli::Command<Args> kCommands[] = {
     {{"lineage",
       "ENTITY [--up|--down|--both] [--depth N|all] [--by-rank] [--expand] -o OUT.svg|.dot|.png|.pdf "
       "[INPUT...]",
@@ -171,15 +171,15 @@ const provio::tools::Command<Args> kCommands[] = {
      cmd_report},
 };
 
-const provio::tools::CommandLine& command_line() {
-  static const provio::tools::CommandLine line(provio::tools::command_texts(kCommands), kUsageHead,
-                                               kUsageTail, kOptionList);
+const provio::cli::CommandLine& command_line() {
+  static const provio::cli::CommandLine line(provio::cli::command_texts(kCommands), kUsageHead, kUsageTail,
+                                             kOptionList);
   return line;
 }
 
 // Parses argv; returns -1 to go on, else an exit code.
 int parse(int argc, char** argv, Args& a) {
-  provio::tools::ParsedArgs p;
+  provio::cli::ParsedArgs p;
   int rc = command_line().parse(argc, argv, kTool, a.command, p);
   if (rc >= 0) return rc;
   if (p.has("--help")) {
@@ -202,7 +202,7 @@ int parse(int argc, char** argv, Args& a) {
   a.ca_file = p.get("--ca-file");
   a.quiet = p.has("--quiet");
   a.by_rank = p.has("--by-rank");
-  a.trust_inputs = p.has(provio::tools::kTrustInputs);
+  a.trust_inputs = p.has(provio::cli::kTrustInputs);
   a.expand = p.has("--expand");
   a.up = p.has("--up") || p.has("--both");
   a.down = p.has("--down") || p.has("--both");
@@ -215,5 +215,5 @@ int parse(int argc, char** argv, Args& a) {
 int main(int argc, char** argv) {
   Args a;
   if (int rc = parse(argc, argv, a); rc >= 0) return rc;
-  return provio::tools::find_command(kCommands, a.command)->run(a);
+  return provio::cli::find_command(kCommands, a.command)->run(a);
 }

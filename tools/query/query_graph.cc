@@ -13,14 +13,14 @@ namespace provio::query {
 
 QueryGraph::QueryGraph() : source_(std::make_unique<LocalGraph>(std::make_unique<rdf::Graph>())) {}
 
-Status QueryGraph::load(const std::vector<std::string>& inputs, tools::OtherOwners other_owners) {
+Status QueryGraph::load(const std::vector<std::string>& inputs, cli::OtherOwners other_owners) {
   if (inputs.empty())
     return Status::error("no input (give merged Turtle files, a provenance directory or a store)");
   for (const auto& in : inputs) {
     if (rdf::is_store(in)) {
       if (inputs.size() != 1) return Status::error(in + ": a store must be the only input");
-      if (tools::Trust t = tools::directory_trust(in); !t.ok) {
-        if (other_owners == tools::OtherOwners::kRefuse)
+      if (cli::Trust t = cli::directory_trust(in); !t.ok) {
+        if (other_owners == cli::OtherOwners::kRefuse)
           return Status::error(in + ": refused: another user could have planted it: " + t.why +
                                " (name it with --trust-inputs to read it anyway)");
         messages_.push_back(in + ": warning: read although another user could have planted it: " + t.why);

@@ -33,7 +33,7 @@ class QueryGraph {
   // messages() names what was dropped, exactly as prov-merge reports it. An input another user
   // could have planted (cli/trust.h) is refused, or with OtherOwners::kWarn read with a warning.
   Status load(const std::vector<std::string>& inputs,
-              tools::OtherOwners other_owners = tools::OtherOwners::kRefuse);
+              cli::OtherOwners other_owners = cli::OtherOwners::kRefuse);
   // Holds a graph already read and folded (prov-merge's, to index the store it has just written
   // at `store_dir` without reading it back; "" for none).
   Status hold(std::unique_ptr<rdf::Graph> graph, const std::string& store_dir);

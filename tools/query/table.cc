@@ -31,9 +31,9 @@ namespace {
 std::string display(const Cell& c) {
   switch (c.kind) {
     case Cell::Kind::kUnbound: return "";
-    case Cell::Kind::kIri: return tools::escape_controls(abbreviate(c.value));
-    case Cell::Kind::kBlank: return tools::escape_controls("_:" + c.value);
-    case Cell::Kind::kLiteral: return tools::escape_controls(c.value);
+    case Cell::Kind::kIri: return cli::escape_controls(abbreviate(c.value));
+    case Cell::Kind::kBlank: return cli::escape_controls("_:" + c.value);
+    case Cell::Kind::kLiteral: return cli::escape_controls(c.value);
   }
   return "";
 }
@@ -104,7 +104,7 @@ void write_aligned(std::ostream& out, const Table& t) {
 
 // Exact data, or on a terminal (`terminal`) the values with their controls escaped.
 std::string value_text(std::string_view v, bool terminal) {
-  return terminal ? tools::escape_controls(v) : std::string(v);
+  return terminal ? cli::escape_controls(v) : std::string(v);
 }
 
 void write_csv(std::ostream& out, const Table& t, bool terminal) {
