@@ -14,6 +14,8 @@ import rdflib
 from rdflib import RDF, Literal, Namespace
 from rdflib.namespace import XSD
 
+import zstd_raw
+
 PROV = Namespace("http://www.w3.org/ns/prov#")
 PIO = Namespace("http://www.w3.org/ns/provio#")
 
@@ -91,17 +93,14 @@ def complete(g):
 
 
 def load(path):
-    g = rdflib.Graph()
-    g.parse(path, format="turtle")
-    return complete(g)
+    return complete(zstd_raw.parse(path))
 
 
 def load_complete_lines(path):
     """A raw file's graph from its complete lines, and the number of its last line when the file
     ends mid-line (else None): a process killed while a flush was being written can leave one so
     (docs/reliability.md)."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = zstd_raw.read_bytes(path)
     cut = None
     if data and not data.endswith(b"\n"):
         cut = data.count(b"\n") + 1

@@ -4,7 +4,16 @@ and the frames written whole are decompressed with the zstd command.
 
     frames, cut = zstd_raw.split(data)   # [(offset, frame bytes)], offset of a cut last frame or None
     text, cut = zstd_raw.complete_text(path)
+
+Tests reading raw files themselves find and read plain and compressed ones alike (zstd is the
+default, PROVIO_COMPRESS=none writes plain "*.ttl"):
+
+    for path in zstd_raw.raw_files(prov_dir):   # "*.ttl" and "*.ttl.zst", sorted; recursive=True too
+        text = zstd_raw.read_text(path)         # str, Turtle
+        g = zstd_raw.parse(path)                # rdflib.Graph (or parse(path, g) into g)
 """
+import glob
+import os
 import struct
 import subprocess
 
@@ -64,3 +73,36 @@ def complete_text(path):
     whole = b"".join(frame for _, frame in frames)
     text = subprocess.run(["zstd", "-dcq"], input=whole, stdout=subprocess.PIPE, check=True).stdout if whole else b""
     return text, cut
+
+
+RAW_SUFFIXES = (".ttl", ".ttl.zst")
+
+
+def is_raw(name):
+    return name.endswith(RAW_SUFFIXES)
+
+
+def raw_files(directory, recursive=False):
+    """The raw files, plain and compressed, in `directory` (and below it if `recursive`), sorted."""
+    pattern = os.path.join(directory, "**", "*") if recursive else os.path.join(directory, "*")
+    return sorted(p for p in glob.glob(pattern, recursive=recursive) if is_raw(p) and os.path.isfile(p))
+
+
+def read_bytes(path):
+    """The Turtle bytes of a raw file: a plain file as it is, a compressed one's frames written whole."""
+    if not path.endswith(".zst"):
+        with open(path, "rb") as f:
+            return f.read()
+    return complete_text(path)[0]
+
+
+def read_text(path):
+    return read_bytes(path).decode("utf-8")
+
+
+def parse(path, graph=None):
+    """`path` parsed as Turtle into `graph` (a new rdflib.Graph if None), which is returned."""
+    import rdflib
+    g = rdflib.Graph() if graph is None else graph
+    g.parse(data=read_bytes(path), format="turtle", publicID=rdflib.URIRef("file://" + os.path.abspath(path)))
+    return g

@@ -32,7 +32,7 @@ struct Config {
   std::size_t max_entities = 1u << 20;               // distinct files + objects tracked per process
   std::size_t free_space_reserve = 64u << 20;        // bytes the output's file system keeps free
   std::uint64_t exit_timeout_ns = 30'000'000'000;    // final flush at _exit / a signal; 0: none
-  Compression compression = Compression::kNone;      // PROVIO_COMPRESS=zstd|none
+  Compression compression = Compression::kZstd;      // PROVIO_COMPRESS=zstd|none
   std::string workflow;                              // PROVIO_WORKFLOW
   std::string campaign;                              // PROVIO_CAMPAIGN
   bool share_group = false;                          // PROVIO_SHARE=group: dirs 0750, files 0640

@@ -1,20 +1,23 @@
 #!/usr/bin/python3
 """Checks what workflow_calls_cpp.cc recorded through provio.hpp (see docs/workflow-api.md).
 usage: check_cpp.py PROVDIR WORKDIR"""
-import glob, os, sys
+import os, sys
 from urllib.parse import quote
 
 import rdflib
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import zstd_raw  # noqa: E402
+
 PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
 PIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
 
 prov_dir, work = sys.argv[1], os.path.realpath(sys.argv[2])
 g = rdflib.Graph()
-for f in glob.glob(os.path.join(prov_dir, "*.ttl")):
-    g.parse(f, format="turtle")
+for f in zstd_raw.raw_files(prov_dir):
+    zstd_raw.parse(f, g)
 (X,) = list(g.subjects(RDF.type, PIO.Program))
 x = str(X)
 fails = []

@@ -9,12 +9,15 @@ With vocabulary files (docs/provio.ttl), every provio: term in the
 output must be declared there, and every term of the workflow fragment must be typed, labelled,
 commented and mapped (subclass / subproperty / domain or range / individual).
 """
-import glob, math, os, sys
+import math, os, sys
 from urllib.parse import quote
 
 import rdflib
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import zstd_raw  # noqa: E402
 
 PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
 PIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
@@ -52,11 +55,11 @@ def check_vocabulary(g, files):
 
 def main():
     prov_dir, work = sys.argv[1], os.path.realpath(sys.argv[2])
-    files = glob.glob(os.path.join(prov_dir, "*.ttl"))
+    files = zstd_raw.raw_files(prov_dir)
     check(len(files) == 1, f"one thread file expected, found {files}")
     g = rdflib.Graph()
     for f in files:
-        g.parse(f, format="turtle")
+        zstd_raw.parse(f, g)
     programs = list(g.subjects(RDF.type, PIO.Program))
     if len(programs) != 1:
         sys.exit(f"expected one program execution, found {programs}")

@@ -2,13 +2,15 @@
 with the default output directory and with a relative PROVIO_DIR, writes every thread's file into
 the one directory resolved from where it started, and nothing under the directory it moved to.
     one_output_dir.py <libprovio_posix.so> <chdir_threads>"""
-import glob
 import os
 import subprocess
 import sys
 import tempfile
 
 import rdflib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import zstd_raw  # noqa: E402
 
 
 def fail(msg):
@@ -26,13 +28,13 @@ def run_case(preload, program, provio_dir):
         if p.returncode != 0 or p.stdout != "done\n":
             fail(f"chdir_threads exited {p.returncode}: {p.stdout!r} {p.stderr!r}")
         expected = os.path.join(work, provio_dir or "provio/local")
-        files = sorted(glob.glob(os.path.join(work, "**", "*.ttl"), recursive=True))
+        files = zstd_raw.raw_files(work, recursive=True)
         elsewhere = [f for f in files if os.path.dirname(f) != expected]
         if elsewhere:
             fail(f"PROVIO_DIR={provio_dir!r}: provenance outside {expected}: {elsewhere}")
         g = rdflib.Graph()
         for f in files:
-            g.parse(f, format="turtle")
+            zstd_raw.parse(f, g)
         paths = {str(o) for o in g.objects(None, rdflib.URIRef("http://www.w3.org/ns/provio#path"))}
         for name in (os.path.join(work, "one.txt"), os.path.join(work, "sub", "two.txt")):
             if name not in paths:

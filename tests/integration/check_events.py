@@ -10,7 +10,10 @@ must be exactly 0..k-1 with k at least one trace buffer: a contiguous prefix, so
 (the unflushed buffer, and the part of a flush cut by the kill) is missing, and the complete lines
 of a file cut mid-write still parse.
 """
-import argparse, collections, glob, os, re, subprocess, sys
+import argparse, collections, os, re, shutil, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import zstd_raw  # noqa: E402
 
 PROVIO = "http://www.w3.org/ns/provio#"
 PROV = "http://www.w3.org/ns/prov#"
@@ -40,20 +43,20 @@ def main():
     ap.add_argument("--parser", default="rdflib")
     ap.add_argument("--killed", type=int, default=0)
     a = ap.parse_args()
-    files = sorted(glob.glob(os.path.join(a.dir, "*.ttl")))
+    files = zstd_raw.raw_files(a.dir)
     if len(files) != a.files:
         sys.exit(f"expected {a.files} files, found {len(files)}: {files}")
     counts = collections.Counter()   # pid -> events
     offsets = collections.defaultdict(list)  # file -> offsets
-    for f in files:
-        if a.killed:
-            with open(f, "rb") as fh:
-                data = fh.read()
-            cut = data.rfind(b"\n") + 1
-            if cut != len(data):  # the process died inside a write: keep the complete lines
-                with open(f, "wb") as fh:
-                    fh.write(data[:cut])
-        else:
+    text_dir = tempfile.mkdtemp(prefix="provio-check-")
+    for raw in files:
+        data = zstd_raw.read_bytes(raw)  # compressed: the frames written whole
+        if a.killed:  # the process died inside a write: keep the complete lines
+            data = data[:data.rfind(b"\n") + 1]
+        f = os.path.join(text_dir, os.path.basename(raw) + ".ttl")  # the Turtle both parsers read
+        with open(f, "wb") as fh:
+            fh.write(data)
+        if not a.killed:
             # every file must also parse with rapper, independently of the parser used below
             subprocess.run(["rapper", "-q", "-i", "turtle", "-c", f], check=True)
         reader = triples_rdflib if a.parser == "rdflib" else triples_rapper
@@ -68,11 +71,12 @@ def main():
             elif p == PROVIO + "pid":
                 prog_pid[s] = int(o)
             elif p == PROVIO + "offset":
-                offsets[f].append(int(o))
+                offsets[raw].append(int(o))
         if len(prog_pid) != 1:
-            sys.exit(f"{f}: expected one program execution, found {prog_pid}")
+            sys.exit(f"{raw}: expected one program execution, found {prog_pid}")
         pid = next(iter(prog_pid.values()))
         counts[pid] += sum(count_of.values())
+    shutil.rmtree(text_dir)
     if a.killed:
         for f, offs in offsets.items():
             offs.sort()

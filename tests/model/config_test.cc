@@ -34,6 +34,14 @@ TEST(Config, Defaults) {
   EXPECT_EQ(c.level, Level::kSummary);
   EXPECT_TRUE(c.dir.empty());
   EXPECT_TRUE(c.tracks(EntityClass::kDataset));
+  EXPECT_EQ(c.compression, Compression::kZstd);
+  EXPECT_TRUE(f.warnings.empty());
+}
+
+TEST(Config, CompressNoneWritesPlainFiles) {
+  Fixture f;
+  f.env = {{"PROVIO_COMPRESS", "none"}};
+  EXPECT_EQ(f.parse().compression, Compression::kNone);
   EXPECT_TRUE(f.warnings.empty());
 }
 

@@ -1,7 +1,6 @@
 """Reads the raw per-thread provenance files of a test run with rdflib, independently of provio's
 own tools: every file must parse on its own; what the raw format leaves out is added from
 docs/format.md (tests/raw_graph.py); summary parts are folded (count and bytes summed)."""
-import glob
 import os
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from rdflib import RDF, Namespace, URIRef
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import raw_graph  # noqa: E402
+import zstd_raw  # noqa: E402
 
 PROV = Namespace("http://www.w3.org/ns/prov#")
 PIO = Namespace("http://www.w3.org/ns/provio#")
@@ -28,13 +28,13 @@ def check(cond, msg):
 
 
 def load(directory):
-    files = sorted(glob.glob(os.path.join(directory, "**", "*.ttl"), recursive=True))
+    files = zstd_raw.raw_files(directory, recursive=True)
     check(files, "no provenance files under " + directory)
     g = rdflib.Graph()
     for f in files:
         part = rdflib.Graph()
         try:
-            part.parse(f, format="turtle")
+            zstd_raw.parse(f, part)
         except Exception as e:  # noqa: BLE001
             fail("%s does not parse: %s" % (f, e))
         g += raw_graph.complete(part)

@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import cases  # noqa: E402
 import harness  # noqa: E402
 import raw_graph  # noqa: E402
+import zstd_raw  # noqa: E402
 
 PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
 PROVIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
@@ -59,7 +60,7 @@ def raw_files(*dirs):
     out = []
     for d in dirs:
         for root, _, names in os.walk(d):
-            out += [os.path.join(root, n) for n in names if n.endswith(".ttl")]
+            out += [os.path.join(root, n) for n in names if zstd_raw.is_raw(n)]
     return sorted(out)
 
 
@@ -184,7 +185,7 @@ def case_threads():
     g = parse(out)
     # folded: the activities with parts (H5Dwrite and pread of each thread; H5Fcreate has one flush)
     assert files == 3 and folded == 6 and triples_out == len(g), (files, folded, triples_out, len(g))
-    want_in = sum(len(parse(f)) for f in raw_files(raw))
+    want_in = sum(len(zstd_raw.parse(f)) for f in raw_files(raw))
     assert triples_in == want_in, f"triples in {triples_in} != {want_in}"
     check_known_counts(g, programs=1, threads=3, events=4, flushes=3)
     assert_same(g, reference_merge(raw_files(raw)), "merged vs rdflib reference")
@@ -221,7 +222,7 @@ def case_mpi_merge():
     assert len(a.splitlines()) == len(parse(single, "nt")) > 100
     # damaged inputs: the same messages, in input order, and exit status 2 under mpirun too
     with open(os.path.join(raw, "zz-cut.ttl"), "w") as f:
-        f.write(open(raw_files(raw)[0]).read()[:700])
+        f.write(zstd_raw.read_text(raw_files(raw)[0])[:700])
     open(os.path.join(raw, "empty.ttl"), "w").close()
     p1 = merge(raw, "-o", single, "-j", 1, expect=2)
     p2 = run(["mpirun", "-np", "3", ARGS.merge, raw, "-o", parallel, "-j", "1"], expect=2)
@@ -252,8 +253,8 @@ def case_formats():
     g = rdflib.Graph().parse(data=p.stdout, format="nt")
     assert set(g) == graphs["ttl"]
     assert_same(graphs["ttl"], reference_merge(raw_files(raw)), "merged vs rdflib reference")
-    # "-" reads standard input: the raw files concatenated give the same graph
-    cat = subprocess.run(f"cat {' '.join(raw_files(raw))} | '{ARGS.merge}' - -f ntriples -q", shell=True,
+    # "-" reads standard input: the raw files' Turtle concatenated gives the same graph
+    cat = subprocess.run(f"zstdcat -qf {' '.join(raw_files(raw))} | '{ARGS.merge}' - -f ntriples -q", shell=True,
                          stdout=subprocess.PIPE, text=True, check=True)
     assert set(rdflib.Graph().parse(data=cat.stdout, format="nt")) == graphs["ttl"]
 
@@ -306,9 +307,9 @@ def case_incremental():
     snap = os.path.join(d, "snap")
     os.makedirs(snap)
     for f in raw_files(job1):
-        lines = open(f).read().splitlines(True)
+        lines = zstd_raw.read_text(f).splitlines(True)
         cut = max(i for i, l in enumerate(lines) if "\\/p2 :count" in l)  # the part of flush 2
-        open(os.path.join(snap, os.path.basename(f)), "w").write("".join(lines[:cut + 1]))
+        open(os.path.join(snap, os.path.basename(f).removesuffix(".zst")), "w").write("".join(lines[:cut + 1]))
     s1 = os.path.join(d, "s1.ttl")
     merge(snap, "-o", s1)
     g = parse(s1)
@@ -397,7 +398,7 @@ def case_bad_input():
     good = os.path.join(d, "good")
     record(good, "--threads", 1, "--events", 2, "--flushes", 2, "--write", os.path.join(d, "data.h5"))
     [src] = raw_files(good)
-    text = open(src).read()
+    text = zstd_raw.read_text(src)
     lines = text.splitlines(True)
     bad = os.path.join(d, "bad")
     os.makedirs(bad)
@@ -468,7 +469,7 @@ def case_follow():
     raw = os.path.join(d, "raw")
     record(os.path.join(raw, "job1"), "--threads", 2, "--write", os.path.join(d, "raw.h5"))
     # a file still being written: a copy of a job 1 file whose writer is mid-line
-    full = open(raw_files(raw)[0]).read()
+    full = zstd_raw.read_text(raw_files(raw)[0])
     os.makedirs(os.path.join(raw, "live"))
     live = os.path.join(raw, "live", "t.ttl")
     with open(live, "w") as f:

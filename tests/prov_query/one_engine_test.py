@@ -22,7 +22,8 @@ check = harness.Checks()
 
 
 def record(provio_dir, *opts):
-    p = run([args.record, *opts], env={"PROVIO_DIR": provio_dir})
+    """Plain raw files (PROVIO_COMPRESS=none): the reproductions cut and extend their lines."""
+    p = run([args.record, *opts], env={"PROVIO_DIR": provio_dir, "PROVIO_COMPRESS": "none"})
     assert p.returncode == 0, p.stderr
 
 

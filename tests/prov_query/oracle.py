@@ -4,7 +4,6 @@ Loads raw per-thread files or merged Turtle, folds summary parts the way docs/fo
 (independently of prov-query's loader), materialises the lineage step relation of
 docs/prov-query.md with SPARQL CONSTRUCT, and answers transitive questions with property paths.
 """
-import glob
 import os
 import subprocess
 import json
@@ -17,6 +16,7 @@ from rdflib.namespace import RDF, XSD
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import raw_graph  # noqa: E402
+import zstd_raw  # noqa: E402
 
 PROV = Namespace("http://www.w3.org/ns/prov#")
 PROVIO = Namespace("http://www.w3.org/ns/provio#")
@@ -34,7 +34,7 @@ def load(paths):
     g = rdflib.Graph()
     for p in paths:
         if os.path.isdir(p):
-            for f in sorted(glob.glob(os.path.join(p, "**", "*.ttl"), recursive=True)):
+            for f in zstd_raw.raw_files(p, recursive=True):
                 g += raw_graph.load(f)
         else:
             g.parse(p, format="nt" if p.endswith(".nt") else "turtle")

@@ -203,7 +203,7 @@ def case_print_env():
     run(["sh", "-c", f'eval "$({pr} --print-env=sh -d sh-prov)" && cat in.txt > sh.txt'], d)
     run(["tcsh", "-f", "-c", f"eval `{pr} --print-env=csh -d csh-prov` && cat in.txt > csh.txt"], d)
     for sub in ("sh-prov", "csh-prov"):
-        assert any(f.endswith(".ttl") for f in os.listdir(os.path.join(d, sub))), sub
+        assert any(f.endswith((".ttl", ".ttl.zst")) for f in os.listdir(os.path.join(d, sub))), sub
     run([tool("prov-merge"), "-q", "sh-prov", "csh-prov", "--store", "provio.db", "-o", "/dev/null", "-f", "ntriples"], d)
     lineage_has(d, "sh.txt", "in.txt")
     lineage_has(d, "csh.txt", "in.txt")

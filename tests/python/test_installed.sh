@@ -19,6 +19,7 @@ maps = open("/proc/self/maps").read()
 libs = {l.split()[-1] for l in maps.splitlines() if "libprovio.so" in l}
 assert libs and all(l.startswith(prefix) for l in libs), libs
 PY
-grep -q 'provio:metricName "m"' "$work"/prov/*.ttl
-grep -q 'rdfs:label "installed"' "$work"/prov/*.ttl
+# The raw files, compressed (the default) or plain: zstdcat -f passes plain ones through.
+zstdcat -qf "$work"/prov/*.ttl* | grep 'provio:metricName "m"' >/dev/null
+zstdcat -qf "$work"/prov/*.ttl* | grep 'rdfs:label "installed"' >/dev/null
 echo "ok: import provio from $work/prefix/$pydir"

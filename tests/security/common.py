@@ -82,9 +82,11 @@ def run(argv, env=None, expect=None, timeout=60, **kw):
 
 
 def record(record_events, provio_dir, **env):
-    """Real provenance: the prov-merge test program records known events into `provio_dir`."""
+    """Real provenance: the prov-merge test program records known events into `provio_dir`, as plain
+    Turtle (PROVIO_COMPRESS=none): the tests cut, splice and damage its text."""
     run([record_events, "--threads", 2, "--events", 3, "--flushes", 2, "--write",
-         os.path.join(os.path.dirname(provio_dir), "data.h5")], env={"PROVIO_DIR": provio_dir, **env}, expect=0)
+         os.path.join(os.path.dirname(provio_dir), "data.h5")],
+        env={"PROVIO_DIR": provio_dir, "PROVIO_COMPRESS": "none", **env}, expect=0)
     files = sorted(os.path.join(r, n) for r, _, ns in os.walk(provio_dir) for n in ns if n.endswith(".ttl"))
     check(files, f"no provenance recorded in {provio_dir}")
     return files

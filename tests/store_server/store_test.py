@@ -15,10 +15,14 @@ import shutil
 import socket
 import ssl
 import subprocess
+import sys
 import threading
 import urllib.request
 
 from store_common import *  # noqa: E402,F401,F403
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import zstd_raw  # noqa: E402
 
 
 def case_load():
@@ -37,10 +41,10 @@ def case_load():
     # Incremental fold: a snapshot of job3 cut after each file's second flush, then the full files.
     snap = os.path.join(work, "snap", PREFIX + "job3")
     os.makedirs(snap)
-    for f in sorted(os.listdir(jobs[2])):
-        lines = open(os.path.join(jobs[2], f)).read().splitlines(True)
+    for f in zstd_raw.raw_files(jobs[2]):
+        lines = zstd_raw.read_text(f).splitlines(True)
         cut = max(i for i, l in enumerate(lines) if re.search(r"/p2(?![0-9])", l))  # a part of flush 2
-        open(os.path.join(snap, f), "w").write("".join(lines[:cut + 1]))
+        open(os.path.join(snap, os.path.basename(f).removesuffix(".zst")), "w").write("".join(lines[:cut + 1]))
     into(snap, extra=("--graph", PREFIX + "fold"))
     check(server_graph(PREFIX + "fold") == local_graph(snap), "the snapshot loads as its local merge")
     into(jobs[2], extra=("--graph", PREFIX + "fold"))
@@ -472,7 +476,7 @@ def case_auth():
     prov = os.path.join(work, "traced")
     run(args.query, "programs", "--endpoint", https + "/sparql-auth", *ca,
         env=dict(env_file, LD_PRELOAD=args.preload, PROVIO_DIR=prov))
-    recorded = b"".join(open(os.path.join(d, f), "rb").read() for d, _, fs in os.walk(prov) for f in fs)
+    recorded = b"".join(zstd_raw.read_bytes(f) for f in zstd_raw.raw_files(prov, recursive=True))
     check(recorded and password.encode() not in recorded,
           "the provenance of a traced prov-query holds no credential")
 

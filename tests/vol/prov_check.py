@@ -10,7 +10,6 @@ provio's own tools). Each subcommand exits 0 when its assertions hold, 1 with a 
   prov_check.py times DIR BEFORE_NS AFTER_NS      every recorded call started and ended inside the run
 """
 import datetime
-import glob
 import os
 import sys
 
@@ -18,6 +17,7 @@ import rdflib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import raw_graph  # noqa: E402
+import zstd_raw  # noqa: E402
 
 PROV = rdflib.Namespace("http://www.w3.org/ns/prov#")
 PIO = rdflib.Namespace("http://www.w3.org/ns/provio#")
@@ -29,7 +29,7 @@ def fail(msg):
 
 
 def load(d):
-    files = sorted(glob.glob(os.path.join(d, "*.ttl")))
+    files = zstd_raw.raw_files(d)
     if not files:
         fail("no provenance files in " + d)
     graphs = []
