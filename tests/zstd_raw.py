@@ -102,7 +102,7 @@ def read_text(path):
 
 def parse(path, graph=None):
     """`path` parsed as Turtle into `graph` (a new rdflib.Graph if None), which is returned."""
-    import rdflib
+    import rdflib  # here, not above: the byte readers serve scripts that run without rdflib
     g = rdflib.Graph() if graph is None else graph
     g.parse(data=read_bytes(path), format="turtle", publicID=rdflib.URIRef("file://" + os.path.abspath(path)))
     return g

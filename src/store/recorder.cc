@@ -34,6 +34,7 @@ thread_local ThreadState tls;
 
 constexpr std::size_t kMinCapacity = 64;
 constexpr std::uint64_t kExitPatienceNs = 100'000'000;  // wait for a busy thread at exit
+constexpr long kExecDrainMs = 5000;  // wait for the writer thread before an exec (it takes milliseconds)
 
 struct Registry {
   std::mutex mutex;
@@ -233,6 +234,11 @@ void apply_overrides(std::vector<std::pair<std::string, std::string>> settings) 
 
 void flush_all() {
   flush_every_log(false);
+}
+
+void flush_before_exec() {
+  flush_all();
+  drain_background_within(kExecDrainMs);
 }
 
 void flush_at_process_end() {

@@ -18,6 +18,7 @@ sys.path[:0] = [here, os.path.join(here, "..")]
 import harness  # noqa: E402
 import oracle  # noqa: E402
 from oracle import check  # noqa: E402
+import zstd_raw  # noqa: E402
 
 args = harness.options("--prov-query", "--prov-merge", "--prov-viz", "--io-pattern", "--preload", "--plugins",
                        "--mpiexec", "--work")
@@ -134,10 +135,8 @@ def check_source(level, source):
 def raw_statements(prov, prefix):
     """The raw files' lines holding a `prefix` term (":size_", ":partial"), all together."""
     found = []
-    for dirpath, _, names in os.walk(prov):
-        for name in names:
-            with open(os.path.join(dirpath, name), errors="replace") as f:
-                found += [line for line in f if prefix in line]
+    for f in zstd_raw.raw_files(prov, recursive=True):
+        found += [line for line in zstd_raw.read_text(f).splitlines(True) if prefix in line]
     return found
 
 

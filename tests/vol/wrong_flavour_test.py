@@ -13,6 +13,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import zstd_raw  # noqa: E402
+
 probe, wrong, right, work = sys.argv[1:5]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
@@ -30,11 +33,8 @@ def run(tag, plugin_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVIO_", "HDF5_"))}
     env.update(HDF5_PLUGIN_PATH=plugin_path, HDF5_VOL_CONNECTOR="provio under_vol=0;under_info={}", PROVIO_DIR=prov)
     r = subprocess.run([probe, os.path.join(work, tag + ".h5")], env=env, capture_output=True, text=True, timeout=60)
-    recorded = ""
-    for root, _, files in os.walk(prov):
-        for f in files:
-            with open(os.path.join(root, f), "rb") as fh:
-                recorded += fh.read().decode("utf-8", "replace")
+    recorded = "".join(zstd_raw.read_bytes(f).decode("utf-8", "replace")
+                       for f in zstd_raw.raw_files(prov, recursive=True))
     return r, recorded
 
 
