@@ -21,6 +21,7 @@ import rdflib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import cases  # noqa: E402
+import zstd_raw  # noqa: E402
 from common import (as_nobody, check, copy_for_nobody, nobody_python, rdf_loads, record, run,  # noqa: E402
                     scratch_dir, shared_dir)
 
@@ -220,7 +221,7 @@ def case_secrets():
             check(files, "nothing recorded")
             for f in files:
                 check(mode(f) == fmode, f"{f}: mode {mode(f):o}, expected {fmode:o}")
-                text = open(f).read()
+                text = zstd_raw.read_text(f)
                 leaked = [s for s in SECRETS if s in text]
                 check(not leaked, f"{f} holds secrets {leaked}")
                 for redacted in ("--password=***", "--token ***", "https://alice:***@example.org/data"):
@@ -232,7 +233,7 @@ def case_secrets():
         # PROVIO_REDACT adds words; off turns redaction off (documented)
         prov = os.path.join(d, "prov-extra")
         traced_python(WRITE_FILE, work, {"PROVIO_DIR": prov, "PROVIO_REDACT": "session"}, "--session-id=abc123")
-        text = "".join(open(os.path.join(prov, n)).read() for n in os.listdir(prov))
+        text = "".join(zstd_raw.read_text(f) for f in zstd_raw.raw_files(prov))
         check("--session-id=***" in text and "abc123" not in text, "PROVIO_REDACT words are not redacted")
 
 
@@ -254,7 +255,7 @@ def case_tool_secrets():
         prov = os.path.join(d, "prov")
         traced_python(WRITE_FILE, work, {"PROVIO_DIR": prov}, *TOOL_ARGS)
         run(["/bin/sh", "-c", SHELL_TEXT], env={"LD_PRELOAD": ARGS.preload, "PROVIO_DIR": prov}, cwd=work, expect=0)
-        text = "".join(open(os.path.join(prov, n)).read() for n in os.listdir(prov))
+        text = "".join(zstd_raw.read_text(f) for f in zstd_raw.raw_files(prov))
         leaked = sorted(set(re.findall(r"hunter\d+", text)))
         check(not leaked, f"secrets recorded: {leaked}")
         for kept in ("Authorization: ***", "--oauth2-bearer ***", "-pass pass:***", "--password-file /run/pw-file",
