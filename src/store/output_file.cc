@@ -179,6 +179,9 @@ bool OutputFile::append(std::string_view data) {
 
 void OutputFile::abandon() {
   created_ = false;
+  // A job a parent's thread had counted but not yet queued when the fork came is in no queue the
+  // child has, and no writer thread here will run it: the destructor must not wait for it.
+  jobs_.store(0, std::memory_order_relaxed);
 }
 
 void OutputFile::fail(const char* what, int err) {
