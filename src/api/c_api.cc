@@ -75,7 +75,7 @@ uint64_t provio_now_ns(void) {
 
 void provio_flush(void) {
   provio::model::ErrnoSaver saver;
-  provio::store::flush_all();
+  provio::store::flush_all_to_files();
 }
 
 const char* provio_last_error(void) {

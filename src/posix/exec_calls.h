@@ -81,7 +81,7 @@ bool before_exec(const Symbol<Fn>& sym, Hand hand, Program program, char* const*
     if (getpid() == id.pid) {
       model::clock::Stopwatch watch;
       emit(Op::kAccess, sym.api(), program(), 0, kNoOffset, Timing{watch.start_wall_ns(), 0});
-      if (hand == Hand::kOver) store::flush_before_exec();
+      if (hand == Hand::kOver) store::flush_all_to_files();
     }
     if (!parent_run_entry(entry)) return false;
   } catch (...) {

@@ -34,7 +34,7 @@ thread_local ThreadState tls;
 
 constexpr std::size_t kMinCapacity = 64;
 constexpr std::uint64_t kExitPatienceNs = 100'000'000;  // wait for a busy thread at exit
-constexpr long kExecDrainMs = 5000;  // wait for the writer thread before an exec (it takes milliseconds)
+constexpr long kDrainMs = 5000;                         // wait for the writer thread (it takes milliseconds)
 
 struct Registry {
   std::mutex mutex;
@@ -236,9 +236,9 @@ void flush_all() {
   flush_every_log(false);
 }
 
-void flush_before_exec() {
+void flush_all_to_files() {
   flush_all();
-  drain_background_within(kExecDrainMs);
+  drain_background_within(kDrainMs);
 }
 
 void flush_at_process_end() {

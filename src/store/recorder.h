@@ -47,9 +47,10 @@ void apply_overrides(std::vector<std::pair<std::string, std::string>> settings);
 // Flushes every thread's buffer (MPI_Finalize, checkpoints). Safe from any thread.
 void flush_all();
 
-// The same before an exec, which ends this image and the writer thread with it: returns once
-// what the flush handed to the writer thread (compressed files' frames) is in the files.
-void flush_before_exec();
+// The same, returning once what it handed to the writer thread (compressed files' frames) is in
+// the files: before an exec, which ends this image and the writer thread with it, and for
+// provio_flush, whose caller may _exit next.
+void flush_all_to_files();
 
 // The process is ending (exit, _exit, MPI_Abort, a terminating signal): flushes every thread's
 // buffer with the program's end time, and from then on writes every record through.
