@@ -9,6 +9,8 @@ raw files independently of provio's tools.
 Files of the format before (statements written out in full) come out unchanged.
 """
 import datetime
+import re
+import urllib.parse
 
 import rdflib
 from rdflib import RDF, Literal, Namespace
@@ -42,7 +44,37 @@ def _us(literal):
     return (t - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)) // datetime.timedelta(microseconds=1)
 
 
+# A summary activity's IRI: <thread IRI>/<api>-<Op>-e<n>[-<m>][-f<flags>], its thread IRI ending
+# in /thread/<k>; its block leaves class, API, thread and entity (the one numbered <thread IRI>/e<n>
+# by provio:n in its file) to it.
+SUMMARY_NAME = re.compile(r"^(.*/thread/\d+)/([^/]+)-(" + "|".join(RELATION) + r")-e(\d+)(?:-\d+)?(?:-f\d+)?$")
+GENERATING = ("Create", "Write", "Modify")
+SUMMARY_PREDICATES = [RDF.type, PROV.used, PROV.generated] + [
+    PIO[p] for p in ("count", "partial", "transfer", "nested", "coarse")]
+
+
 def complete(g):
+    numbered = {number: e for e, number in g.subject_objects(PIO.n)}  # <thread IRI>/e<n> → entity
+    g.remove((None, PIO.n, None))
+    for s in {s for p in SUMMARY_PREDICATES for s in g.subjects(p, None)}:
+        m = SUMMARY_NAME.match(str(s)) if isinstance(s, rdflib.URIRef) else None
+        if m and g.value(s, PIO.api) is None:
+            g.add((s, RDF.type, PIO[m.group(3)]))
+            g.add((s, PIO.api, Literal(urllib.parse.unquote(m.group(2)))))
+            g.add((s, PROV.wasAssociatedWith, rdflib.URIRef(m.group(1))))
+            entity = numbered.get(rdflib.URIRef(m.group(1) + "/e" + m.group(4)))
+            if entity is not None:
+                g.add((s, PROV.generated if m.group(3) in GENERATING else PROV.used, entity))
+    # Measures left out: bytes of 0; a single call's span when it is its elapsed time in whole µs.
+    for node in list(g.subjects(PIO.count, None)):
+        if g.value(node, PIO.bytes) is None:
+            g.add((node, PIO.bytes, Literal("0", datatype=XSD.unsignedLong)))
+        elapsed = g.value(node, PIO.elapsed)
+        if (g.value(node, PIO.span) is None and g.value(node, PIO.start) is not None and elapsed is not None
+                and str(g.value(node, PIO.count)) == "1" and elapsed.datatype == XSD.decimal):
+            whole, _, frac = str(elapsed).partition(".")
+            ns = int(whole) * 10**9 + int((frac + "000000000")[:9])
+            g.add((node, PIO.span, Literal(ns // 1000)))
     activities = {}
     for cls, rel in RELATION.items():
         for a in g.subjects(RDF.type, PIO[cls]):

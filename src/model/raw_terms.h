@@ -27,6 +27,9 @@ inline constexpr std::string_view kName = ":name";  // an attribute's name
 inline constexpr std::string_view kAttributeOf = ":attributeOf";
 inline constexpr std::string_view kVersion = ":Version";
 inline constexpr std::string_view kAttribute = ":Attribute";
+// An entity's number in its thread's summary file, `t:<thread>\/e<id>`: the activities whose IRI
+// ends in -e<id> act on it (prov-merge adds their prov:used / prov:generated and drops it).
+inline constexpr std::string_view kNumber = ":n";
 
 // Activities.
 inline constexpr std::string_view kApi = ":api";

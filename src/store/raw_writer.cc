@@ -63,19 +63,23 @@ template <const std::string_view& kPredicate>
 // turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
 using MeasureText = char[224];
 
-// " ; :bytes N ; :elapsed S ; :start N ; :span N" at `p`: the measures after the count. Inline in
-// both writers: a call with its six arguments cost the trace writer 12 instructions per call.
-[[gnu::always_inline]] inline char* put_measures_after_count(char* p, std::uint64_t bytes,
+// " [; :bytes N] ; :elapsed S ; :start N [; :span N]" at `p`: the measures after the count. What
+// prov-merge derives is left out (docs/format.md, "What prov-merge adds"): bytes of 0, and the
+// span of a single call (`one`) when it is its elapsed time in whole µs. Inline in both writers:
+// a call with its six arguments cost the trace writer 12 instructions per call.
+[[gnu::always_inline]] inline char* put_measures_after_count(char* p, bool one, std::uint64_t bytes,
                                                              std::uint64_t elapsed_ns, std::uint64_t start_ns,
                                                              std::uint64_t end_ns,
                                                              std::int64_t run_start_us) {
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
-  p = put_decimal(put_next_predicate<raw::kBytes>(p), bytes);
+  std::int64_t span_us = static_cast<std::int64_t>(end_ns / 1000) - start_us;
+  if (bytes) p = put_decimal(put_next_predicate<raw::kBytes>(p), bytes);
   p = put_decimal(put_next_predicate<raw::kElapsed>(p), elapsed_ns / 1000000000u);
   *p++ = '.';
   p = put_nine_digits(p, static_cast<std::uint32_t>(elapsed_ns % 1000000000u));
   p = put_decimal(put_next_predicate<raw::kStart>(p), start_us - run_start_us);
-  return put_decimal(put_next_predicate<raw::kSpan>(p), static_cast<std::int64_t>(end_ns / 1000) - start_us);
+  if (one && span_us == static_cast<std::int64_t>(elapsed_ns / 1000)) return p;
+  return put_decimal(put_next_predicate<raw::kSpan>(p), span_us);
 }
 
 // "[:offset N ; ]:count " at `p`.
@@ -87,20 +91,20 @@ inline char* put_offset_and_count_name(char* p, std::int64_t offset) {
   return put_text(put_text(p, raw::kCount), " ");
 }
 
-// "[:offset N ; ]:count N ; :bytes N ; :elapsed S ; :start N ; :span N" written at `p`, which has
+// "[:offset N ; ]:count N [; :bytes N] ; :elapsed S ; :start N [; :span N]" written at `p`, which has
 // room for sizeof(MeasureText) bytes; returns the end. Built in stack memory and appended once.
 char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
                    std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
                    std::int64_t offset = model::kNoOffset) {
   p = put_decimal(put_offset_and_count_name(p, offset), count);
-  return put_measures_after_count(p, bytes, elapsed_ns, start_ns, end_ns, run_start_us);
+  return put_measures_after_count(p, count == 1, bytes, elapsed_ns, start_ns, end_ns, run_start_us);
 }
 
 // A traced call's measures (put_measures with a count of 1), inline in the trace writer's loop.
 inline char* put_call_measures(char* p, const model::Event& ev, std::int64_t run_start_us) {
   p = put_offset_and_count_name(p, ev.offset);
   *p++ = '1';
-  return put_measures_after_count(p, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns,
+  return put_measures_after_count(p, true, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns,
                                   run_start_us);
 }
 
@@ -309,7 +313,9 @@ void RawWriter::declare_entity(EntityId id) {
   t.name(self);
   char pairs[1024];
   if (std::string_view fast = object_pairs(pairs, *e, parent); !fast.empty()) {
-    t.more(fast).end();
+    t.more(fast);
+    if (numbered(id)) t.more(entity_number(id));
+    t.end();
     return;
   }
   t.name("a");
@@ -336,29 +342,43 @@ void RawWriter::declare_entity(EntityId id) {
       t.name(raw::short_term(model::class_term(e->cls))).pred(raw::kObjectPath).str(e->label);
       if (!parent.empty()) t.pred(raw::kInFile).name(parent);
   }
+  if (numbered(id)) t.more(entity_number(id));
   t.end();
 }
 
-// `t:<thread>\/<api>-<Op>-e<n>[-<m>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<n>…: made of
-// pieces that need no escaping beyond the API name's.
-const std::string& RawWriter::api_local_name(model::ApiId api) {
-  if (api >= api_local_names_.size()) api_local_names_.resize(api + 1);
-  std::string& name = api_local_names_[api];
-  if (name.empty()) {
-    std::string encoded;
-    model::append_percent_encoded(encoded, model::api_name(api), false);
-    append_local_name(name, encoded);
-  }
-  return name;
+bool RawWriter::numbered(EntityId id) const {
+  const model::Entity* e = model::entity(id);
+  return !trace_heads_ && e && e->cls != EntityClass::kVersion && e->cls != EntityClass::kRecord;
 }
 
+std::string_view RawWriter::entity_number(EntityId id) {
+  // ":n t:<thread>\/e<id>"
+  char* p = put_text(number_text_, raw::kNumber);
+  p = put_text(put_text(p, " "), thread_term_);
+  p = put_decimal(put_text(p, "\\/e"), std::uint64_t{id});
+  return std::string_view(number_text_, static_cast<std::size_t>(p - number_text_));
+}
+
+// `a<n>:<entity>[-<other>][-f<flags>]`, the IRI <thread IRI>/<api>-<Op>-e<entity>…, with a prefix
+// per API and operation in the file.
 void RawWriter::activity_term_prefix(model::ApiId api, Op op, std::string& term) {
-  term.assign(thread_term_);
-  term += "\\/";
-  term += api_local_name(api);
-  term += '-';
-  term += model::op_name(op);
-  term += "-e";
+  std::uint32_t key = std::uint32_t{api} << 8 | static_cast<std::uint32_t>(op);
+  auto [it, added] = activity_prefixes_.try_emplace(key);
+  if (added) {
+    // `@prefix a<n>: <thread IRI/<api>-<Op>-e> .`, before the first block that uses it.
+    it->second = "a" + std::to_string(activity_prefixes_.size()) + ":";
+    std::string iri = thread_iri_ + "/";
+    model::append_percent_encoded(iri, model::api_name(api), false);
+    iri += '-';
+    iri += model::op_name(op);
+    iri += "-e";
+    out_ += "@prefix ";
+    out_ += it->second;
+    out_ += ' ';
+    model::append_iri_term(out_, iri);
+    out_ += " .\n";
+  }
+  term.assign(it->second);
 }
 
 void RawWriter::activity_term_for(const SummarySlot& s, std::string& term) {
@@ -367,8 +387,8 @@ void RawWriter::activity_term_for(const SummarySlot& s, std::string& term) {
   term.append(numbers, static_cast<std::size_t>(put_activity_numbers(numbers, s) - numbers));
 }
 
-Turtle RawWriter::describe_activity(std::string_view act, Op op, model::ApiId api, std::uint8_t flags,
-                                    EntityId entity, EntityId other) {
+Turtle RawWriter::describe_activity(std::string_view act, bool summary, Op op, model::ApiId api,
+                                    std::uint8_t flags, EntityId entity, EntityId other) {
   declare_entity(entity);
   if (other != model::kNoEntity) declare_entity(other);
   // Copies (naming one entity may move the other's term), into buffers reused across calls.
@@ -385,22 +405,29 @@ Turtle RawWriter::describe_activity(std::string_view act, Op op, model::ApiId ap
     Turtle(out_).name(o).name("prov:wasDerivedFrom").name(e).pred("prov:wasGeneratedBy").name(act).end();
   }
   // prov:Activity, the inverse relations and attribution follow from the class and the thread;
-  // prov-merge adds them (docs/format.md).
+  // prov-merge adds them (docs/format.md). A summary activity's IRI names its class, API, thread
+  // and entity (by the number the entity's block gives it in this file), so prov-merge adds those
+  // too.
   block_start_ = out_.size();
   Turtle t(out_);
-  t.name(act).name("a").name(raw::short_term(terms.activity_class));
-  t.pred(raw::kApi).str(model::api_name(api));
-  t.pred("prov:wasAssociatedWith").name(thread_term_);
+  t.name(act);
+  entity_numbered_ = summary && !e.empty() && numbered(entity);
+  bool related = !e.empty() && !entity_numbered_, versioned = version && !o.empty();
+  if (!summary) {
+    t.name("a").name(raw::short_term(terms.activity_class));
+    t.pred(raw::kApi).str(model::api_name(api));
+    t.pred("prov:wasAssociatedWith").name(thread_term_);
+  }
   entity_at_ = 0;
-  if (!e.empty()) {
+  if (related) {
     t.pred(terms.generates ? "prov:generated" : "prov:used");
     entity_at_ = out_.size() + 1;  // after the separator name() writes
     t.name(e);
   }
   // A version: what a close (or the exit of a writer) left, what an open or first read found.
-  if (version && !o.empty()) {
+  if (versioned) {
     bool generated = model::generates_version(op);
-    if (generated == terms.generates && !e.empty())
+    if (generated == terms.generates && related)
       t.also().name(o);
     else
       t.pred(generated ? "prov:generated" : "prov:used").name(o);
@@ -426,7 +453,9 @@ RawWriter::SummaryHead& RawWriter::summary_head(const SummarySlot& s) {
 
 bool RawWriter::write_from_summary_head(const SummarySlot& s) {
   const SummaryHead& head = summary_head(s);
-  if (!head.valid || head.api != s.api || head.op != s.op || head.flags != s.flags) return false;
+  if (!head.valid || head.api != s.api || head.op != s.op || head.flags != s.flags ||
+      head.numbered != numbered(s.entity))
+    return false;
   declare_entity(s.entity);  // as describe_activity does, before the block
   const std::string& e = names_.term(s.entity, out_);
   if (e.empty()) return false;
@@ -437,11 +466,11 @@ bool RawWriter::write_from_summary_head(const SummarySlot& s) {
   constexpr std::size_t kNumbers = kActivityNumbers + sizeof(SlotMeasureText) + 8;
   if (head.subject.size() + head.before.size() + e.size() + head.after.size() + kNumbers > sizeof line)
     return false;
-  char* p = put_activity_numbers(put_text(line, head.subject), s);
-  p = put_text(p, head.before);
-  p = put_text(p, e);
+  char* after_numbers = put_activity_numbers(put_text(line, head.subject), s);
+  char* p = put_text(after_numbers, head.before);
+  if (!head.numbered) p = put_text(p, e);
   p = put_text(p, head.after);
-  p = put_text(p, " ; ");
+  p = put_text(p, p == after_numbers ? " " : " ; ");
   p = put_measures(p, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
   p = put_sizes(p, s);
   p = put_text(p, " .\n");
@@ -453,18 +482,23 @@ bool RawWriter::write_from_summary_head(const SummarySlot& s) {
 // for the next of its API, operation and flags.
 void RawWriter::describe_summary(const SummarySlot& s, std::string_view act, bool inline_measures) {
   bool headed = inline_measures && s.other == model::kNoEntity;
-  Turtle t = describe_activity(act, s.op, s.api, s.flags, s.entity, s.other);
+  Turtle t = describe_activity(act, true, s.op, s.api, s.flags, s.entity, s.other);
   // The head around the entity term, as written (before the measures end the block).
   std::size_t at = entity_at_, e_size = term_copies_[0].size();
   if (at && out_.compare(at, e_size, term_copies_[0]) != 0) at = 0;
+  if (entity_numbered_) at = out_.size(), e_size = 0;  // no entity term: the head is all of it
   std::string after = headed && at ? out_.substr(at + e_size) : std::string();
   SlotMeasureText buf;
-  if (inline_measures) t.more(format_slot_measures(buf, s, run_start_us_));
-  if (t.end() && headed && at && at > block_start_ + act.size()) {
+  if (inline_measures)
+    t.more(format_slot_measures(buf, s, run_start_us_));
+  else if (out_.size() == block_start_ + act.size())  // its measures in a part: a block needs a pair
+    t.name("a").name(raw::short_term(model::terms(s.op).activity_class));
+  if (t.end() && headed && at && (entity_numbered_ || at > block_start_ + act.size())) {
     SummaryHead& head = summary_head(s);
     head.api = s.api;
     head.op = s.op;
     head.flags = s.flags;
+    head.numbered = entity_numbered_;
     activity_term_prefix(s.api, s.op, head.subject);
     head.before.assign(out_, block_start_ + act.size(), at - block_start_ - act.size());
     head.after = std::move(after);
@@ -534,7 +568,7 @@ void RawWriter::write_traces(const model::Event* events, std::size_t n) {
     act.assign(subject);
     std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
                                          ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
-    Turtle t = describe_activity(act, ev.op, ev.api, ev.flags, ev.entity, ev.other);
+    Turtle t = describe_activity(act, false, ev.op, ev.api, ev.flags, ev.entity, ev.other);
     const model::Entity* other = model::entity(ev.other);
     if (ev.other == model::kNoEntity || (other && other->cls == EntityClass::kVersion)) {
       head.key = key;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/event.h"
@@ -78,9 +79,10 @@ class RawWriter {
     model::Op op{};
     std::uint8_t flags = 0;
     bool valid = false;
-    std::string subject;  // the activity's term up to its entity's number (activity_term_prefix)
-    std::string before;   // from after the subject to the entity term
-    std::string after;    // from after the entity term to the end of describe_activity's text
+    bool numbered = false;  // the entity is named by its number, its term not in the block
+    std::string subject;    // the activity's prefix, "a<n>:" (activity_term_prefix)
+    std::string before;     // from after the subject to the entity term
+    std::string after;      // from after the entity term to the end of describe_activity's text
   };
   // Trace: the block head (class to flags, after the subject) of recent (object, other object,
   // API, operation, flags), so that a repeated call costs its subject and measures. Only heads
@@ -105,15 +107,20 @@ class RawWriter {
 
   void write_header();
   void declare_entity(model::EntityId id);
-  // `t:<thread>\/<api>-<Op>-e`: an activity's term up to its entity's number.
+  // `a<n>:`, the prefix of `<thread IRI>/<api>-<Op>-e`: an activity's term up to its entity's
+  // number. The file's first use of an API and operation declares it in out().
   void activity_term_prefix(model::ApiId api, model::Op op, std::string& term);
   void activity_term_for(const SummarySlot& s, std::string& term);
-  // The API's part of activity terms (percent-encoded, escaped as a local name), made once per API.
-  const std::string& api_local_name(model::ApiId api);
-  // Starts the activity's block: class, API, thread, entity relation, flags (and writes the other
-  // entity's derivation before it). The caller adds measures and ends the block.
-  Turtle describe_activity(std::string_view act, model::Op op, model::ApiId api, std::uint8_t flags,
-                           model::EntityId entity, model::EntityId other);
+  // Starts the activity's block: class, API, thread (a trace call's; a `summary` activity's IRI
+  // names them), entity relation, flags (and writes the other entity's derivation before it). The
+  // caller adds measures and ends the block.
+  Turtle describe_activity(std::string_view act, bool summary, model::Op op, model::ApiId api,
+                           std::uint8_t flags, model::EntityId entity, model::EntityId other);
+  // Whether an entity's block carries its number (:n, a summary file's entities but versions
+  // and records), so that the blocks of activities on it leave it to their IRI.
+  bool numbered(model::EntityId id) const;
+  // " ; :n t:<thread>\/e<id>"'s pairs, in number_text_.
+  std::string_view entity_number(model::EntityId id);
   SummaryHead& summary_head(const SummarySlot& s);
   // Writes a new activity's whole block, subject included, from its summary head; false when
   // there is none yet.
@@ -130,14 +137,16 @@ class RawWriter {
   TraceSubject trace_subject_;  // the next traced call's name, t:<index>\/c<n>
   std::unique_ptr<TraceHead[]> trace_heads_;
   SummaryHead summary_heads_[kSummaryHeads];
-  std::size_t block_start_ = 0;  // where describe_activity's block began in out_
-  std::size_t entity_at_ = 0;    // where describe_activity wrote the entity term in out_ (0: none)
-  std::vector<bool> declared_;   // entities already described in this file
-  std::vector<std::string> api_local_names_;  // by ApiId, for api_local_name()
-  std::string term_copies_[2];                // entity terms being written (describe_activity)
-  const std::string no_term_;                 // the parent term of an entity without one
-  FileNames names_;                           // prefixes and entity terms of this file
-  std::string out_;                           // formatting buffer, reused
+  std::size_t block_start_ = 0;   // where describe_activity's block began in out_
+  std::size_t entity_at_ = 0;     // where describe_activity wrote the entity term in out_ (0: none)
+  bool entity_numbered_ = false;  // describe_activity left the entity to the activity's IRI
+  char number_text_[64];          // entity_number()'s text
+  std::vector<bool> declared_;    // entities already described in this file
+  std::unordered_map<std::uint32_t, std::string> activity_prefixes_;  // (API, Op) → "a<n>:"
+  std::string term_copies_[2];  // entity terms being written (describe_activity)
+  const std::string no_term_;   // the parent term of an entity without one
+  FileNames names_;             // prefixes and entity terms of this file
+  std::string out_;             // formatting buffer, reused
   OutputFile file_;
   bool header_written_ = false;
 };

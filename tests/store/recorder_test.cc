@@ -7,11 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -76,6 +78,22 @@ class RecorderTest : public ::testing::Test {
     for (std::size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
     return n;
   }
+  // Summary activities described: blocks whose subject is an activity (`a<n>:<numbers>`, the
+  // file's prefix of one API and operation), not a part of one (`…\/p<flush>`) nor a part link.
+  static std::size_t activities(const std::string& text) {
+    std::size_t n = 0;
+    for (std::size_t line = 0; line < text.size();) {
+      std::size_t end = text.find('\n', line);
+      if (end == std::string::npos) end = text.size();
+      std::string_view l(text.data() + line, end - line);
+      std::string_view subject = l.substr(0, l.find(' '));
+      if (l.size() > 1 && l[0] == 'a' && std::isdigit(static_cast<unsigned char>(l[1])) &&
+          subject.find("\\/p") == std::string_view::npos && l.find(" :partial ") == std::string_view::npos)
+        ++n;
+      line = end + 1;
+    }
+    return n;
+  }
   static Event event(model::EntityId e, Op op = Op::kWrite, std::uint64_t bytes = 10) {
     static const model::ApiId api = model::api_id("test_write");
     Event ev;
@@ -108,7 +126,7 @@ TEST_F(RecorderTest, SummaryAggregatesAndFlushesAtReset) {
   EXPECT_EQ(count(text, ":count 1000 ;"), 1u);
   EXPECT_EQ(count(text, ":bytes 10000 ;"), 1u);
   EXPECT_EQ(count(text, ":elapsed 0.000005000 ;"), 1u);
-  EXPECT_EQ(count(text, " a :Write ;"), 1u);
+  EXPECT_EQ(activities(text), 1u);
   EXPECT_TRUE(parses_with_rapper());
 }
 
@@ -124,7 +142,7 @@ TEST_F(RecorderTest, SummaryDescribesOnceAndFlushesOnlyChanges) {
     flush_all();
   }
   std::string text = all_text();
-  EXPECT_EQ(count(text, " a :Write ;"), 2u) << text;
+  EXPECT_EQ(activities(text), 2u) << text;
   EXPECT_EQ(count(text, " :partial "), 4u) << "one part per later flush of the busy activity";
   EXPECT_EQ(count(text, ":count 100 ;"), 5u);
   std::size_t size = text.size();
@@ -159,7 +177,7 @@ TEST_F(RecorderTest, PendingNewKeysReachEveryFlush) {
   EXPECT_TRUE(files().empty());
   std::thread([] { flush_all(); }).join();  // claims this thread's log from outside
   std::string text = all_text();
-  EXPECT_EQ(count(text, " a :Write ;"), 10u) << text;
+  EXPECT_EQ(activities(text), 10u) << text;
   EXPECT_EQ(count(text, ":count 1 ;"), 10u) << text;
   for (int i = 10; i < 15; ++i) record(event(dataset(i)));
   record(event(dataset(3)));  // described already: its second call goes in a part
@@ -167,7 +185,7 @@ TEST_F(RecorderTest, PendingNewKeysReachEveryFlush) {
   later.start_ns += 7200'000'000'000;  // past the flush interval
   record(later);
   text = all_text();
-  EXPECT_EQ(count(text, " a :Write ;"), 16u) << text;
+  EXPECT_EQ(activities(text), 16u) << text;
   EXPECT_EQ(count(text, " :partial "), 1u) << "dataset 3's second call, in a part";
   EXPECT_TRUE(parses_with_rapper());
 }
@@ -240,12 +258,11 @@ TEST_F(RecorderTest, FullSummaryTableDegradesToCoarseActivities) {
   for (std::size_t p = text.find(":count "); p != std::string::npos; p = text.find(":count ", p + 1))
     total += std::stoul(text.substr(p + 7));
   EXPECT_EQ(total, 900u);
-  EXPECT_EQ(count(text, " a :Write ;"), 194u) << "192 fine, one coarse on the HDF5 file, one without entity";
+  EXPECT_EQ(activities(text), 194u) << "192 fine, one coarse on the HDF5 file, one without entity";
   EXPECT_EQ(count(text, ":coarse true"), 2u);
   // per round: 8 datasets beyond the 192 fine activities, on their file; 100 files on none
-  EXPECT_NE(text.find("many\\.h5 ; :coarse true ; :count 8 ;"), std::string::npos) << text;
-  EXPECT_NE(text.find("test_write\" ; prov:wasAssociatedWith t:0 ; :coarse true ; :count 100 ;"),
-            std::string::npos);
+  EXPECT_NE(text.find("-f8 :coarse true ; :count 8 ;"), std::string::npos) << text;
+  EXPECT_NE(text.find("-f8 :coarse true ; :count 100 ;"), std::string::npos);
   EXPECT_EQ(losses(Loss::kMemoryLimit) - lost_before, 3u * 108) << "8 datasets and 100 files a round";
   EXPECT_NE(text.find("\"memory-limit\""), std::string::npos);
   EXPECT_TRUE(parses_with_rapper());
@@ -260,7 +277,7 @@ TEST_F(RecorderTest, SummaryTableGrowsPastSixteenTimes) {
     record(event(model::canonical_file_entity("/rec/grow/" + std::to_string(i))));
   flush_all();
   std::string text = all_text();
-  EXPECT_EQ(count(text, " a :Write ;"), 20000u);
+  EXPECT_EQ(activities(text), 20000u);
   EXPECT_EQ(count(text, ":coarse true"), 0u);
   EXPECT_EQ(losses(Loss::kMemoryLimit), lost_before);
 }

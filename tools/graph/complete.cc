@@ -12,6 +12,7 @@
 
 #include "graph/terms.h"
 #include "graph/vocabulary.h"
+#include "model/iri.h"
 #include "model/raw_terms.h"
 #include "store/turtle.h"
 
@@ -47,12 +48,128 @@ constexpr std::array<Typed, 4> kTyped = {{
     {"elapsed", "decimal", "double"},
 }};
 
+// A summary activity's IRI, `<thread IRI>/<api>-<Op>-e<n>[-<m>][-f<flags>]` (<thread IRI> ends
+// in /thread/<k>), in its pieces; nullopt for any other IRI (trace calls, parts, the format
+// before's `<thread IRI>/<api>/<Op>/e<n>`).
+struct SummaryName {
+  std::string_view thread, api;  // api still percent-encoded
+  std::size_t op;                // index in kActivities
+  std::string_view entity;       // the entity's number
+};
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+std::optional<SummaryName> summary_name(std::string_view iri) {
+  std::size_t slash = iri.rfind('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  std::string_view thread = iri.substr(0, slash), local = iri.substr(slash + 1);
+  std::size_t k = thread.rfind('/');
+  if (k == std::string_view::npos || !all_digits(thread.substr(k + 1)) ||
+      thread.substr(0, k + 1).size() < 8 || thread.substr(k - 7, 8) != "/thread/")
+    return std::nullopt;
+  // The numbers: e<n>, then at most "-<m>" and "-f<flags>".
+  std::size_t e = local.rfind("-e");
+  if (e == std::string_view::npos) return std::nullopt;
+  std::string_view numbers = local.substr(e + 2);
+  std::size_t dash = numbers.find('-');
+  if (!all_digits(numbers.substr(0, dash))) return std::nullopt;
+  if (dash != std::string_view::npos) {
+    std::string_view rest = numbers.substr(dash + 1);
+    if (rest.front() != 'f') {
+      std::size_t next = rest.find('-');
+      if (!all_digits(rest.substr(0, next))) return std::nullopt;
+      rest = next == std::string_view::npos ? std::string_view() : rest.substr(next + 1);
+    }
+    if (!rest.empty() && (rest.front() != 'f' || !all_digits(rest.substr(1)))) return std::nullopt;
+  }
+  std::string_view head = local.substr(0, e);
+  std::size_t op_dash = head.rfind('-');
+  if (op_dash == std::string_view::npos || op_dash == 0) return std::nullopt;
+  for (std::size_t i = 0; i < kActivities.size(); ++i) {
+    if (head.substr(op_dash + 1) == kActivities[i].first)
+      return SummaryName{thread, head.substr(0, op_dash), i, numbers.substr(0, dash)};
+  }
+  return std::nullopt;
+}
+
+// Summary activities whose blocks leave their class, API, thread and entity to their IRI
+// (docs/format.md): adds `A a provio:<Op> ; provio:api "<api>" ; prov:wasAssociatedWith <thread
+// IRI>` to every subject of an entity relation, measure, part or flag whose IRI is such a name and
+// that has no provio:api, and `A prov:used E` (prov:generated for Create, Write, Modify) where
+// its file numbered the entity E of its IRI (`E provio:n <thread IRI>/e<n>`); drops the numbers.
+// Returns how many triples were added or dropped.
+std::size_t name_summary_activities(Graph& graph) {
+  Terms& terms = graph.terms;
+  TermId api = terms.find(term(kProvio, "api"));
+  TermId number = terms.find(term(kProvio, "n"));
+  std::unordered_map<TermId, TermId> numbered;  // <thread IRI>/e<n> → its entity
+  std::unordered_set<TermId> preds;
+  for (std::string_view p : {"count", "partial", "transfer", "nested", "coarse"})
+    if (TermId id = terms.find(term(kProvio, p)); id != kNoTerm) preds.insert(id);
+  for (std::string_view p : {"used", "generated"})
+    if (TermId id = terms.find(term(kProv, p)); id != kNoTerm) preds.insert(id);
+  if (TermId id = terms.find(kRdfTypeTerm); id != kNoTerm) preds.insert(id);
+  std::unordered_set<TermId> named, candidates;
+  for (const Triple& t : graph.triples()) {
+    if (t.p == api && api != kNoTerm)
+      named.insert(t.s);
+    else if (t.p == number && number != kNoTerm)
+      numbered[t.o] = t.s;
+    else if (preds.count(t.p))
+      candidates.insert(t.s);
+  }
+  struct Found {
+    TermId s;
+    std::string thread_term, api;  // copies: interning may move the terms they were read from
+    std::size_t op;
+    TermId entity;
+  };
+  std::vector<Found> found;
+  for (TermId s : candidates) {
+    if (named.count(s)) continue;
+    auto n = summary_name(iri_body(terms[s]));
+    if (!n) continue;
+    std::string node = "<" + std::string(n->thread) + "/e" + std::string(n->entity) + ">";
+    TermId id = numbered.empty() ? kNoTerm : terms.find(node);
+    auto e = id == kNoTerm ? numbered.end() : numbered.find(id);
+    node.resize(n->thread.size() + 1);
+    found.push_back(
+        {s, node + ">", model::percent_decode(n->api), n->op, e == numbered.end() ? kNoTerm : e->second});
+  }
+  std::size_t changed = 0;
+  if (!numbered.empty()) {
+    graph.filter([&](const Triple& t) { return t.p != number; });
+    changed += numbered.size();
+  }
+  if (found.empty()) return changed;
+  TermId type = terms.intern(kRdfTypeTerm);
+  TermId api_p = terms.intern(term(kProvio, "api"));
+  TermId associated = terms.intern(term(kProv, "wasAssociatedWith"));
+  TermId used = terms.intern(term(kProv, "used"));
+  TermId generated = terms.intern(term(kProv, "generated"));
+  std::string text;
+  for (const Found& f : found) {
+    text.clear();
+    append_literal(text, f.api, {}, {});
+    TermId cls = terms.intern(term(kProvio, kActivities[f.op].first));
+    TermId api_name = terms.intern(text);
+    TermId thread = terms.intern(f.thread_term);
+    changed +=
+        graph.add(f.s, type, cls) + graph.add(f.s, api_p, api_name) + graph.add(f.s, associated, thread);
+    std::string_view op = kActivities[f.op].first;
+    bool generates = op == "Create" || op == "Write" || op == "Modify";  // model::terms(op).generates
+    if (f.entity != kNoTerm) changed += graph.add(f.s, generates ? generated : used, f.entity);
+  }
+  return changed;
+}
+
 }  // namespace
 
 std::size_t complete(Graph& graph) {
+  std::size_t named = name_summary_activities(graph);
   Terms& terms = graph.terms;
   TermId type = terms.find(kRdfTypeTerm);
-  if (type == kNoTerm) return 0;
+  if (type == kNoTerm) return named;
   // Class id → what it implies: 1 + activity index, or a negative kind for entities and agents.
   constexpr int kEntity = -1, kAgent = -2;
   std::unordered_map<TermId, int> classes;
@@ -88,6 +205,16 @@ std::size_t complete(Graph& graph) {
   std::unordered_map<TermId, std::int64_t> run_start_us;                      // program → its start
   std::unordered_map<TermId, std::pair<std::int64_t, std::int64_t>> offsets;  // node → start, span
   std::unordered_map<TermId, std::uint8_t> has_offsets;                       // bit 1: start, bit 2: span
+  // Measures left out (docs/format.md): bytes of 0, and a single call's span when it is its
+  // elapsed time in whole µs.
+  TermId count = terms.find(term(kProvio, "count"));
+  TermId bytes = terms.find(term(kProvio, "bytes"));
+  TermId elapsed = terms.find(term(kProvio, "elapsed"));
+  std::unordered_map<TermId, bool> counted;  // node with a count → whether it is a raw 1
+  std::string one;
+  append_literal(one, "1", std::string(kXsd) + "integer", {});
+  std::unordered_set<TermId> with_bytes;
+  std::unordered_map<TermId, std::uint64_t> elapsed_ns;  // a raw (xsd:decimal) elapsed
   std::vector<Triple> add;
   bool any_entity = false, any_agent = false;
   // Versions take prov:used / prov:wasGeneratedBy but no provio:wasXxxBy: that relation names the
@@ -111,6 +238,14 @@ std::size_t complete(Graph& graph) {
     } else if (t.p == start_time && start_time != kNoTerm) {
       auto lit = parse_literal(terms[t.o]);
       if (auto us = lit ? parse_datetime_us(lit->lexical) : std::nullopt) run_start_us[t.s] = *us;
+    } else if (t.p == count && count != kNoTerm) {
+      counted[t.s] = terms[t.o] == one;
+    } else if (t.p == bytes && bytes != kNoTerm) {
+      with_bytes.insert(t.s);
+    } else if (t.p == elapsed && elapsed != kNoTerm) {
+      auto lit = parse_literal(terms[t.o]);
+      if (!lit || lit->datatype != std::string(kXsd) + "decimal") continue;
+      if (auto ns = parse_seconds_ns(lit->lexical)) elapsed_ns[t.s] = *ns;
     } else if ((t.p == start || t.p == span) && t.p != kNoTerm) {
       auto lit = parse_literal(terms[t.o]);
       if (!lit || lit->datatype != std::string(kXsd) + "integer") continue;
@@ -121,7 +256,9 @@ std::size_t complete(Graph& graph) {
       has_offsets[t.s] |= t.p == start ? 1 : 2;
     }
   }
-  if (activity.empty() && !any_entity && !any_agent && typed.empty() && has_offsets.empty()) return 0;
+  if (activity.empty() && !any_entity && !any_agent && typed.empty() && has_offsets.empty() &&
+      counted.empty())
+    return named;
   TermId prov_activity = terms.intern(term(kProv, "Activity"));
   TermId prov_entity = terms.intern(term(kProv, "Entity"));
   TermId prov_agent = terms.intern(term(kProv, "Agent"));
@@ -168,7 +305,14 @@ std::size_t complete(Graph& graph) {
     return terms.intern(v);
   };
   for (auto& [node, bits] : has_offsets) {
-    if (bits != 3) continue;
+    if (bits == 1) {
+      auto c = counted.find(node);
+      auto e = elapsed_ns.find(node);
+      if (c == counted.end() || !c->second || e == elapsed_ns.end()) continue;
+      offsets[node].second = static_cast<std::int64_t>(e->second / 1000);
+    } else if (bits != 3) {
+      continue;
+    }
     auto part = activity_of_part.find(node);
     TermId act = part == activity_of_part.end() ? node : part->second;
     auto th = thread_of.find(act);
@@ -180,6 +324,14 @@ std::size_t complete(Graph& graph) {
     add.push_back({node, ended, datetime(base->second + offset + length)});
     drop.push_back({node, start, kNoTerm});
     drop.push_back({node, span, kNoTerm});
+  }
+  if (!counted.empty()) {
+    std::string zero;
+    append_literal(zero, "0", std::string(kXsd) + "unsignedLong", {});
+    TermId zero_term = terms.intern(zero);
+    TermId bytes_term = terms.intern(term(kProvio, "bytes"));
+    for (const auto& c : counted)
+      if (!with_bytes.count(c.first)) add.push_back({c.first, bytes_term, zero_term});
   }
   std::size_t changed = 0;
   if (!drop.empty()) {
@@ -195,7 +347,7 @@ std::size_t complete(Graph& graph) {
     });
   }
   for (const Triple& t : add) changed += graph.add(t.s, t.p, t.o) ? 1 : 0;
-  return changed + drop.size();
+  return named + changed + drop.size();
 }
 
 }  // namespace provio::rdf
