@@ -65,16 +65,10 @@ def complete(g):
             entity = numbered.get(rdflib.URIRef(m.group(1) + "/e" + m.group(4)))
             if entity is not None:
                 g.add((s, PROV.generated if m.group(3) in GENERATING else PROV.used, entity))
-    # Measures left out: bytes of 0; a single call's span when it is its elapsed time in whole µs.
+    # Bytes of 0 are left out.
     for node in list(g.subjects(PIO.count, None)):
         if g.value(node, PIO.bytes) is None:
             g.add((node, PIO.bytes, Literal("0", datatype=XSD.unsignedLong)))
-        elapsed = g.value(node, PIO.elapsed)
-        if (g.value(node, PIO.span) is None and g.value(node, PIO.start) is not None and elapsed is not None
-                and str(g.value(node, PIO.count)) == "1" and elapsed.datatype == XSD.decimal):
-            whole, _, frac = str(elapsed).partition(".")
-            ns = int(whole) * 10**9 + int((frac + "000000000")[:9])
-            g.add((node, PIO.span, Literal(ns // 1000)))
     activities = {}
     for cls, rel in RELATION.items():
         for a in g.subjects(RDF.type, PIO[cls]):

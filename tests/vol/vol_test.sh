@@ -257,6 +257,24 @@ cmd_volume() {
   echo "summary $summary bytes <= trace $trace bytes"
 }
 
+# Bytes a summary-level raw file spends per HDF5 dataset with two attributes, created, written,
+# reopened and read back (vol_bench's metadata kernel), plain Turtle: what each statement costs
+# besides its timings. Runs of 5 and 10 groups of 40 datasets: their difference over the 200
+# datasets more cancels the header, and with the timing pairs (:elapsed, :start, :span) left out
+# and every run of digits counted as one byte, the figure is the same on every run and machine
+# (docs/performance.md, "Bytes per dataset"): 632 today, 2,159 before the compact form.
+cmd_bytes() {
+  local bench=$1 bound=$2 g sizes=()
+  mkdir data
+  for g in 5 10; do
+    PROVIO_COMPRESS=none under "bytes$g" "$bench" data 0 0 "$g" 40 2 0 metadata >/dev/null || fail "run of $g groups failed"
+    sizes+=("$(raw_text "bytes$g-prov" | sed -E 's/ ; :(elapsed|start|span) [-0-9.]+//g; s/[0-9]+/N/g' | wc -c)")
+  done
+  local per=$(((sizes[1] - sizes[0]) / 200))
+  [ "$per" -le "$bound" ] || fail "$per bytes per dataset (timings aside), above the bound of $bound"
+  echo "$per bytes per dataset (timings aside) <= $bound"
+}
+
 # A program that opens some files through provio with H5Pset_vol and others natively, in one
 # process (no HDF5_VOL_CONNECTOR), as bench/vol/paired's runs do: vol_bench's metadata kernel,
 # 2 rounds through each layer (2 groups x 3 datasets each). Only provio's rounds are recorded, and
@@ -290,5 +308,6 @@ case "$cmd" in
   options) cmd_options "$@" ;;
   volume) cmd_volume "$@" ;;
   per-file) cmd_per_file "$@" ;;
+  bytes) cmd_bytes "$@" ;;
   *) fail "unknown subcommand $cmd" ;;
 esac

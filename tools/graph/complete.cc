@@ -205,16 +205,10 @@ std::size_t complete(Graph& graph) {
   std::unordered_map<TermId, std::int64_t> run_start_us;                      // program → its start
   std::unordered_map<TermId, std::pair<std::int64_t, std::int64_t>> offsets;  // node → start, span
   std::unordered_map<TermId, std::uint8_t> has_offsets;                       // bit 1: start, bit 2: span
-  // Measures left out (docs/format.md): bytes of 0, and a single call's span when it is its
-  // elapsed time in whole µs.
+  // Bytes of 0 are left out (docs/format.md): a node with a count and no bytes has 0.
   TermId count = terms.find(term(kProvio, "count"));
   TermId bytes = terms.find(term(kProvio, "bytes"));
-  TermId elapsed = terms.find(term(kProvio, "elapsed"));
-  std::unordered_map<TermId, bool> counted;  // node with a count → whether it is a raw 1
-  std::string one;
-  append_literal(one, "1", std::string(kXsd) + "integer", {});
-  std::unordered_set<TermId> with_bytes;
-  std::unordered_map<TermId, std::uint64_t> elapsed_ns;  // a raw (xsd:decimal) elapsed
+  std::unordered_set<TermId> counted, with_bytes;
   std::vector<Triple> add;
   bool any_entity = false, any_agent = false;
   // Versions take prov:used / prov:wasGeneratedBy but no provio:wasXxxBy: that relation names the
@@ -239,13 +233,9 @@ std::size_t complete(Graph& graph) {
       auto lit = parse_literal(terms[t.o]);
       if (auto us = lit ? parse_datetime_us(lit->lexical) : std::nullopt) run_start_us[t.s] = *us;
     } else if (t.p == count && count != kNoTerm) {
-      counted[t.s] = terms[t.o] == one;
+      counted.insert(t.s);
     } else if (t.p == bytes && bytes != kNoTerm) {
       with_bytes.insert(t.s);
-    } else if (t.p == elapsed && elapsed != kNoTerm) {
-      auto lit = parse_literal(terms[t.o]);
-      if (!lit || lit->datatype != std::string(kXsd) + "decimal") continue;
-      if (auto ns = parse_seconds_ns(lit->lexical)) elapsed_ns[t.s] = *ns;
     } else if ((t.p == start || t.p == span) && t.p != kNoTerm) {
       auto lit = parse_literal(terms[t.o]);
       if (!lit || lit->datatype != std::string(kXsd) + "integer") continue;
@@ -305,14 +295,7 @@ std::size_t complete(Graph& graph) {
     return terms.intern(v);
   };
   for (auto& [node, bits] : has_offsets) {
-    if (bits == 1) {
-      auto c = counted.find(node);
-      auto e = elapsed_ns.find(node);
-      if (c == counted.end() || !c->second || e == elapsed_ns.end()) continue;
-      offsets[node].second = static_cast<std::int64_t>(e->second / 1000);
-    } else if (bits != 3) {
-      continue;
-    }
+    if (bits != 3) continue;
     auto part = activity_of_part.find(node);
     TermId act = part == activity_of_part.end() ? node : part->second;
     auto th = thread_of.find(act);
@@ -330,8 +313,8 @@ std::size_t complete(Graph& graph) {
     append_literal(zero, "0", std::string(kXsd) + "unsignedLong", {});
     TermId zero_term = terms.intern(zero);
     TermId bytes_term = terms.intern(term(kProvio, "bytes"));
-    for (const auto& c : counted)
-      if (!with_bytes.count(c.first)) add.push_back({c.first, bytes_term, zero_term});
+    for (TermId node : counted)
+      if (!with_bytes.count(node)) add.push_back({node, bytes_term, zero_term});
   }
   std::size_t changed = 0;
   if (!drop.empty()) {
