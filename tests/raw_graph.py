@@ -66,7 +66,7 @@ def complete(g):
             if entity is not None:
                 g.add((s, PROV.generated if m.group(3) in GENERATING else PROV.used, entity))
     # Bytes of 0 are left out.
-    for node in list(g.subjects(PIO.count, None)):
+    for node in list(g.subjects(PIO["count"], None)):  # PIO.count is str.count
         if g.value(node, PIO.bytes) is None:
             g.add((node, PIO.bytes, Literal("0", datatype=XSD.unsignedLong)))
     activities = {}

@@ -409,7 +409,7 @@ def case_bad_input():
         return os.path.join(bad, name)
 
     kept = len(lines) - 2  # complete lines kept by the cut below
-    cut = sum(len(l) for l in lines[:kept]) + 25  # inside the line after them
+    cut = sum(len(l) for l in lines[:kept]) + len(lines[kept]) // 2  # inside the line after them
     put("truncated.ttl", text[:cut])
     put("empty.ttl", "")
     put("tail.ttl", text + "garbage tail\n")
