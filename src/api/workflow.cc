@@ -324,6 +324,7 @@ int provio_task_end(provio_task_t task) {
   Record r;
   r.kind = RecordKind::kTaskEnd;
   r.subject = task;
+  r.a = tls_tasks.innermost();
   return submit(r);
 }
 

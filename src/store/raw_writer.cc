@@ -142,7 +142,8 @@ std::string_view format_slot_measures(SlotMeasureText& buf, const SummarySlot& s
   return std::string_view(buf, static_cast<std::size_t>(end - buf));
 }
 
-// The end of a summary activity's term after activity_term_prefix(): `<entity>[-<other>][-f<flags>]`,
+// The end of a summary activity's term after activity_term_prefix():
+// `<entity>[-<other>][-f<flags>][-t<task>]`,
 // written at `p` (room: kActivityNumbers); returns the end. One place for both ways the term is
 // written (activity_term_for, write_from_summary_head).
 constexpr std::size_t kActivityNumbers = 3 * 24;
@@ -155,6 +156,10 @@ char* put_activity_numbers(char* p, const SummarySlot& s) {
   if (s.flags) {
     p = put_text(p, "-f");
     p = put_decimal(p, std::uint64_t{s.flags});
+  }
+  if (s.task) {
+    p = put_text(p, "-t");
+    p = put_decimal(p, s.task);
   }
   return p;
 }

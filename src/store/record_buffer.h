@@ -24,7 +24,7 @@ enum class RecordKind : std::uint8_t {
   kWorkflowOpen,   // subject: workflow; text: name; text2: campaign
   kWorkflowClose,  // subject: workflow
   kTaskBegin,      // subject: task; a: parent task; b: workflow; text: name
-  kTaskEnd,        // subject: task
+  kTaskEnd,        // subject: task; a: the thread's innermost open task after it (0: none)
   kTaskInput,      // subject: task; entity
   kTaskOutput,     // subject: task; entity
   kTaskUseConfig,  // subject: task; a: configuration

@@ -31,17 +31,18 @@ std::size_t round_up_pow2(std::size_t n) {
   return p;
 }
 
-// An event's key (bytes 0–11: operation, flags, API, entity, other entity) hashed to the 32 bits an
-// index entry keeps above its slot number. The index compares them before reading a slot, and
+// An event's key (bytes 0–11: operation, flags, API, entity, other entity) and the task hashed to
+// the 32 bits an index entry keeps above its slot number. The index compares them before reading a slot, and
 // places an entry by their low bits (entry_home), so that growing moves entries without reading
 // slots or hashing again. Multiplicative: a product's high bits are its well-mixed ones, and
 // entities numbered in a row (as interning numbers them) get distinct low bits of these.
-inline std::uint64_t key_tag(const model::Event& ev) {
+inline std::uint64_t key_tag(const model::Event& ev, std::uint64_t task) {
   std::uint64_t a;
   std::uint32_t b;
   std::memcpy(&a, &ev, 8);
   std::memcpy(&b, reinterpret_cast<const char*>(&ev) + 8, 4);
-  return (a * 0x9E3779B97F4A7C15ull ^ b * 0xBF58476D1CE4E5B9ull) & ~std::uint64_t{0xFFFFFFFF};
+  return (a * 0x9E3779B97F4A7C15ull ^ b * 0xBF58476D1CE4E5B9ull ^ task * 0x94D049BB133111EBull) &
+         ~std::uint64_t{0xFFFFFFFF};
 }
 
 // An index entry's first probe position in an index of mask + 1 entries.
@@ -74,7 +75,7 @@ void SummaryTable::add_pending(void (*full)(void*), void* context) {
   // at most, in a 32 KiB L1).
   std::uint64_t tags[kPending];
   for (std::size_t k = 0; k < n; ++k) {
-    tags[k] = key_tag(pending_[k]);
+    tags[k] = key_tag(pending_[k], task_);
     __builtin_prefetch(&index_[entry_home(tags[k], slot_mask_)]);
   }
   for (std::size_t k = 0; k < n; ++k) {
@@ -99,7 +100,7 @@ void SummaryTable::add_pending(void (*full)(void*), void* context) {
     coarse.entity = file != ev.entity ? file : model::kNoEntity;
     coarse.other = model::kNoEntity;
     coarse.flags = static_cast<std::uint8_t>(ev.flags | model::kFlagCoarse);
-    s = find_or_add(coarse, key_tag(coarse), slots_limit_, added);
+    s = find_or_add(coarse, key_tag(coarse, task_), slots_limit_, added);
     if (!s) return false;
     count_loss(Loss::kMemoryLimit);
     if (!g_memory_limit_warned.exchange(true, std::memory_order_relaxed)) {  // warn_once locks
@@ -129,6 +130,7 @@ inline SummarySlot* SummaryTable::find_or_add(const model::Event& key, std::uint
       s.entity = key.entity;
       s.other = key.other;
       s.described = false;
+      s.task = task_;
       s.count = 1;
       s.bytes = key.bytes;
       s.elapsed_ns = key.elapsed_ns;
@@ -144,7 +146,7 @@ inline SummarySlot* SummaryTable::find_or_add(const model::Event& key, std::uint
     }
     if ((entry & ~std::uint64_t{0xFFFFFFFF}) == tag) {
       SummarySlot& s = slot((entry & 0xFFFFFFFF) - 1);
-      if (has_key(&s, key)) return &s;
+      if (has_key(&s, key) && s.task == task_) return &s;
     }
   }
 }

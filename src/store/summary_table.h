@@ -1,5 +1,5 @@
 // A thread's activity table at level summary: one slot per distinct (API, operation, entity,
-// other entity, flags), holding the measures since the last flush. A plain data structure: no
+// other entity, flags, task), holding the measures since the last flush. A plain data structure: no
 // lock (its ThreadLog's claim guards it), no Turtle (raw_writer.h reads the changed slots).
 //
 // Hard rule: adding a call to a recent key (recent()/add()) and queueing a new one (queue())
@@ -23,8 +23,14 @@
 // anything reads the table (every flush): the table's code then runs once per batch, with the
 // batch's index loads prefetched before the first is used, instead of once per call between
 // stretches of the application's own code (issue 11, ninth VOL pass).
+//
+// The task (the workflow API's innermost open task of the thread, 0 for none) is part of the key
+// without being part of an event: the table holds the current one (set_task), which changes
+// only between calls. A change empties the recent slots, so recent() needs no task compare: a
+// recent slot is always one of the current task.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -36,9 +42,10 @@
 
 namespace provio::store {
 
-// Activities aggregated per (API, operation, entity, other entity, flags). The measures are those
-// since the last flush (a part); `described` says the activity is already in the file. The key
-// fields are laid out as model::Event's first 12 bytes, so that a key compares as two loads.
+// Activities aggregated per (API, operation, entity, other entity, flags, task). The measures are
+// those since the last flush (a part); `described` says the activity is already in the file. The
+// key fields but the task are laid out as model::Event's first 12 bytes, so that a key compares as
+// two loads.
 struct SummarySlot {
   model::Op op;
   std::uint8_t flags;
@@ -55,6 +62,8 @@ struct SummarySlot {
   // only: other slots leave them unset. 32 bits keep the slot small; a part holding more than
   // 2^32 calls of one bucket is told by the buckets not adding up to `count` (raw_writer.cc).
   std::uint32_t sizes[model::kSizeBuckets];
+  // The task all the slot's calls were made in (0: none): a summary activity belongs to one task.
+  std::uint64_t task;
 };
 
 // Whether a slot of operation `op` keeps access sizes: the operations moving data.
@@ -85,6 +94,12 @@ class SummaryTable {
   SummarySlot* recent(const model::Event& ev) const {
     SummarySlot* s = recent_[recent_index(ev)];
     return s && has_key(s, ev) ? s : nullptr;
+  }
+  // From now on, calls are made in `task` (0: none). The caller adds the pending batch first
+  // (add_pending): those calls were made in the task before.
+  void set_task(std::uint64_t task) {
+    task_ = task;
+    std::fill(std::begin(recent_), std::end(recent_), nullptr);
   }
   // Adds `ev` to its slot `s` (found by recent()).
   void add(SummarySlot& s, const model::Event& ev) {
@@ -142,8 +157,8 @@ class SummaryTable {
   static std::size_t recent_index(const model::Event& ev) {
     return (std::size_t{ev.api} + ev.entity) & (kRecent - 1);
   }
-  // Adds the event to its slot (a new one if needed); false if the table is full. `tag`: the
-  // key's hash bits as an index entry holds them (summary_table.cc, key_tag).
+  // Adds the event to its slot (a new one if needed) of the current task; false if the table is
+  // full. `tag`: the key's hash bits as an index entry holds them (summary_table.cc, key_tag).
   bool add_new_key(const model::Event& ev, std::uint64_t tag);
   // The slot of `key` (whose tag is `tag`), or a new one holding the event `key` alone (`added`);
   // nullptr when `limit` slots are in use and the key is not among them.
@@ -163,6 +178,7 @@ class SummaryTable {
   static constexpr std::size_t kRecent = 8;
   SummarySlot* recent_[kRecent] = {};
   std::unique_ptr<model::Event[]> pending_;  // kPending events of keys not among recent_
+  std::uint64_t task_ = 0;                   // the task of the calls added now (set_task)
   std::size_t pending_used_ = 0;
   std::unique_ptr<SummarySlot*[]> dirty_;  // slots with measures since reset_changed()
   std::size_t dirty_used_ = 0;

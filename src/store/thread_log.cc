@@ -142,6 +142,11 @@ bool ThreadLog::add_trace(const model::Event& ev) {
 
 void ThreadLog::record(const Record& r) {
   if (!claim_as_owner()) return;
+  // The thread's innermost open task changes: the calls from now on are activities of their own.
+  if (table_.allocated() && (r.kind == RecordKind::kTaskBegin || r.kind == RecordKind::kTaskEnd)) {
+    if (table_.has_pending()) add_pending();  // calls of the task before
+    table_.set_task(r.kind == RecordKind::kTaskBegin ? r.subject : r.a);
+  }
   if (!records_) records_ = std::make_unique<RecordBuffer>(kRecordCapacity, kRecordArenaBytes);
   ++recorded_;
   if (!records_->add(r)) {

@@ -8,6 +8,7 @@
 
 #include "model/version_key.h"
 #include "query/version_choice.h"
+#include "query/workflow_view.h"
 
 namespace provio::query {
 namespace {
@@ -29,7 +30,38 @@ bool stamp_of(const std::string& version_iri, model::VersionStamp& out) {
                                   out);
 }
 
+// The key of a program's unit of the activities done outside any task: no IRI, so no task's.
+std::string outside_tasks(const std::string& program) {
+  return program + "\n";
+}
+
 }  // namespace
+
+Lineage::Lineage(View& v) : v_(v) {}
+Lineage::~Lineage() = default;
+
+const std::vector<std::string>& Lineage::units_of(const std::string& program) {
+  auto it = units_.find(program);
+  if (it != units_.end()) return it->second;
+  std::vector<std::string> units;
+  if (has_tasks()) {
+    std::map<std::string, std::vector<std::string>> by_unit;
+    bool in_task = false;
+    for (auto& a : v_.activities_of(program)) {
+      std::string t = tasks_->task_of(a);
+      in_task = in_task || !t.empty();
+      by_unit[t.empty() ? outside_tasks(program) : t].push_back(std::move(a));
+    }
+    if (in_task) {
+      for (auto& [unit, activities] : by_unit) {
+        units.push_back(unit);
+        unit_program_[unit] = program;
+        unit_activities_[unit] = std::move(activities);
+      }
+    }
+  }
+  return units_.emplace(program, std::move(units)).first->second;
+}
 
 // A run of write epochs names only its first and last versions (posix/versions.h): what another
 // program read in between is a version nobody generated, on the same inode, with a modification
@@ -87,7 +119,8 @@ void Lineage::compute(const std::string& p) {
   const QueryGraph& g = v_.graph();
   std::vector<std::string> gen, used;
   std::map<std::string, std::string> first_use;  // file used by a path alone -> earliest start
-  for (const auto& a : v_.activities_of(p)) {
+  auto unit = unit_activities_.find(p);
+  for (const auto& a : unit != unit_activities_.end() ? unit->second : v_.activities_of(p)) {
     for (auto& e : g.subjects(prov("wasGeneratedBy"), a)) {
       gen.push_back(v_.file_of(e));
       gen.push_back(std::move(e));
@@ -248,7 +281,9 @@ std::vector<std::string> Lineage::generators(const std::string& e) {
   return out;
 }
 
-std::vector<std::string> Lineage::users(const std::string& e) {
+// The programs whose activities used `e`, what rolls up to it or (for a file or an object) a
+// version of its file. Candidates only: users() keeps those whose inputs really contain `e`.
+std::vector<std::string> Lineage::user_candidates(const std::string& e) {
   const QueryGraph& g = v_.graph();
   std::vector<std::string> candidates;
   for (const auto& x : rolled_up(e)) {
@@ -267,11 +302,53 @@ std::vector<std::string> Lineage::users(const std::string& e) {
         if (!p.empty()) candidates.push_back(p);
       }
   sort_unique(candidates);
+  return candidates;
+}
+
+std::vector<std::string> Lineage::users(const std::string& e) {
+  const std::string file = v_.file_of(e);
+  bool plain = !v_.is_version(e);
   std::vector<std::string> out;
-  for (auto& p : candidates) {
+  for (auto& p : user_candidates(e)) {
     const auto& in = inputs(p);
     if (std::binary_search(in.begin(), in.end(), e) || (plain && has_version_of(v_, in, file)))
       out.push_back(std::move(p));
+  }
+  return out;
+}
+
+bool Lineage::has_tasks() {
+  if (!tasks_) tasks_ = std::make_unique<WorkflowView>(v_);
+  return !tasks_->tasks().empty();
+}
+
+std::vector<std::string> Lineage::unit_step(const Node& n, bool upward,
+                                            const std::vector<std::string>& whole) {
+  auto contains = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::binary_search(v.begin(), v.end(), x);
+  };
+  std::vector<std::string> out;
+  if (!has_tasks()) return out;
+  if (upward) {
+    for (const auto& p : whole)
+      for (const auto& u : units_of(p))
+        if (contains(generated(u), n.iri)) out.push_back(u);
+    return out;
+  }
+  // As users() and step() decide for a program, for each unit of the programs that are none.
+  const std::string file = v_.file_of(n.iri);
+  bool plain = n.within.empty() && !v_.is_version(n.iri);
+  std::vector<std::string> sources = n.within.empty() ? std::vector<std::string>{n.iri} : n.within;
+  std::vector<std::string> programs;
+  for (const auto& x : sources)
+    for (auto& p : user_candidates(x)) programs.push_back(std::move(p));
+  sort_unique(programs);
+  for (const auto& p : programs) {
+    if (std::find(whole.begin(), whole.end(), p) != whole.end()) continue;
+    for (const auto& u : units_of(p)) {
+      const auto& in = inputs(u);
+      if (contains(in, n.iri) || (plain && has_version_of(v_, in, file))) out.push_back(u);
+    }
   }
   return out;
 }
@@ -292,16 +369,22 @@ std::vector<LineageStep> Lineage::walk(const std::string& start, int depth, bool
     std::vector<Node> next;
     for (const auto& n : frontier) {
       const std::string& e = n.iri;
-      for (const auto& p : step(n, upward)) {
+      // One step through `key`, a program or one of its units.
+      auto through = [&](const std::string& key, const std::string& p) {
         if (seen_programs.insert(p).second) out.push_back({level, true, p, upward ? "generated" : "used", e});
-        for (const auto& x : upward ? inputs(p) : outputs(p)) {
-          Node reached{x, within(x, p, upward)};
+        const auto& read_by_p = inputs(p);
+        for (const auto& x : upward ? inputs(key) : outputs(key)) {
+          Node reached{x, within(x, key, upward)};
           if (seen_entities.insert(seen_key(reached)).second) {
-            out.push_back({level, false, x, upward ? "used by" : "generated by", p});
+            bool across = upward && key != p && !std::binary_search(read_by_p.begin(), read_by_p.end(), x);
+            out.push_back({level, false, x, upward ? "used by" : "generated by", p, across});
             next.push_back(std::move(reached));
           }
         }
-      }
+      };
+      std::vector<std::string> programs = step(n, upward);
+      for (const auto& p : programs) through(p, p);
+      for (const auto& u : unit_step(n, upward, programs)) through(u, unit_program_.at(u));
       std::vector<std::string> derived;
       if (upward) {
         for (const auto& c : g.objects(e, prov("wasDerivedFrom")))

@@ -29,9 +29,19 @@
 //               in inputs(P), plus X prov:wasDerivedFrom E
 // Versions (docs/format.md) are what keeps a rewritten path from joining the lineage of what
 // was made from an earlier content of it.
+//
+// Tasks (docs/prov-query.md, "Tasks"): a program whose I/O happened inside tasks (the workflow
+// API) is also seen as its units, each the activities done while one task was the innermost
+// open task of their thread (workflow_view.h, task_of), plus one unit for those outside any task.
+// The same relations over a unit U give G(U), inputs(U), outputs(U). A version one unit of P
+// wrote and another read is in G(P) and so in no inputs(P); through the units it still counts:
+//   up(E)     also inputs(U) for each unit U of such a P with E in G(U)
+//   down(E)   also outputs(U) for each unit U, of a P with E not in inputs(P), with E in inputs(U)
+// A version the same unit wrote and read back stays its own content, as for a program.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -47,11 +57,17 @@ struct LineageStep {
   std::string iri;
   std::string relation;  // "generated", "used", "wasDerivedFrom", "derived"
   std::string via;       // the node it was reached from
+  // A "used by" input that one task of `via` read from another of its units: a version `via`
+  // also left, which is no internal version of its run (runs.h, steps_by_run).
+  bool across_tasks = false;
 };
+
+class WorkflowView;
 
 class Lineage {
  public:
-  explicit Lineage(View& v) : v_(v) {}
+  explicit Lineage(View& v);
+  ~Lineage();
   // depth < 0 means unbounded.
   std::vector<LineageStep> up(const std::string& entity, int depth);
   std::vector<LineageStep> down(const std::string& entity, int depth);
@@ -69,7 +85,16 @@ class Lineage {
     std::string iri;
     std::vector<std::string> within;
   };
-  void compute(const std::string& program);
+  // `key`: a program, or one of its units (units_of).
+  void compute(const std::string& key);
+  // The units of a program with tasks; empty for a program without (it is its own unit).
+  const std::vector<std::string>& units_of(const std::string& program);
+  // The units, of programs one step from `n`, through which `n` is one step further: upward,
+  // those of its generators (`whole`, step()'s answer) that made it; downward, those that read
+  // it where their program as a whole (not in `whole`) did not.
+  std::vector<std::string> unit_step(const Node& n, bool upward, const std::vector<std::string>& whole);
+  bool has_tasks();  // whether the graph holds any provio:Task
+  std::vector<std::string> user_candidates(const std::string& entity);
   void bind_unversioned_uses(std::vector<std::string>& used, const std::vector<std::string>& generated,
                              const std::map<std::string, std::string>& first_use);
   std::vector<std::string> within(const std::string& entity, const std::string& program, bool upward);
@@ -82,6 +107,10 @@ class Lineage {
   bool left_version_of(const std::string& program, const std::string& file);
   // read_/left_: the versions each program read (not left itself) and left.
   std::unordered_map<std::string, std::vector<std::string>> generated_, inputs_, outputs_, read_, left_;
+  std::unique_ptr<WorkflowView> tasks_;  // made on the first units_of()
+  // units_of()'s answers, and each unit's program and activities.
+  std::unordered_map<std::string, std::vector<std::string>> units_, unit_activities_;
+  std::unordered_map<std::string, std::string> unit_program_;
 };
 
 }  // namespace provio::query

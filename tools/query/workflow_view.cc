@@ -185,6 +185,10 @@ std::string WorkflowView::task_at(const std::string& thread, std::int64_t t) con
   return best;
 }
 
+std::string WorkflowView::task_of(const std::string& activity) const {
+  return task_at(v_.graph().value(activity, prov("wasAssociatedWith")), time_of(activity, "startedAtTime"));
+}
+
 // A read of a file version (docs/format.md, "Versions") that the reading task wrote itself is its
 // own content read back, not a read of what another wrote. Tasks are the unit: a version one task
 // of a program wrote (pretrain saving a checkpoint) and another task of it read (resume loading
@@ -195,8 +199,7 @@ bool WorkflowView::reads_own_version(const std::string& activity, const Reader& 
     if (u.kind != Cell::Kind::kIri || !v_.is_version(u.value)) continue;
     for (const auto& gen : g.objects(u.value, prov("wasGeneratedBy"))) {
       if (gen.kind != Cell::Kind::kIri || v_.program_of_activity(gen.value) != reader.program) continue;
-      std::string thread = g.value(gen.value, prov("wasAssociatedWith"));
-      if (task_at(thread, time_of(gen.value, "startedAtTime")) == reader.task) return true;
+      if (task_of(gen.value) == reader.task) return true;
     }
   }
   return false;

@@ -76,6 +76,10 @@ class WorkflowView {
   std::vector<std::string> selected_data(const std::vector<std::pair<std::string, std::string>>& selection);
   // The runs among `readers(file_of(entity))`.
   std::vector<std::string> runs_reading(const std::string& entity);
+  // The task an I/O activity was done in: the innermost task of its thread open at its start
+  // ("" when none was open). At summary level an activity holds the calls of one task
+  // (docs/format.md), so this is exact at both levels.
+  std::string task_of(const std::string& activity) const;
 
  private:
   bool reads_own_version(const std::string& activity, const Reader& reader);
