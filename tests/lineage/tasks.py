@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Issue 31, item 6: lineage per task, in one Python process. Outside any task the program writes
 raw.bin; task `prepare` reads it and writes the training data (data.bin) and a summary of it
-(meta.bin); task `train` reads data.bin back (the DataLoader), writes and reads back a scratch file
-of its own (scratch.bin) and writes the model (model.bin).
+(meta.bin); task `train` reads data.bin back in its subtask `epoch` (the DataLoader), which also
+writes and reads back a scratch file of its own (scratch.bin), and then writes the model
+(model.bin).
 
     tasks.py WORKDIR
 """
@@ -37,7 +38,8 @@ with provio.workflow("tasks"):
         save("data.bin", samples)
         save("meta.bin", [float(len(samples))])
     with provio.task("train"):
-        batch = load("data.bin")  # the DataLoader: what `prepare` wrote
-        save("scratch.bin", batch[:8])
-        load("scratch.bin")  # its own content read back: no input
+        with provio.task("epoch"):  # a subtask's reads are its parent's too
+            batch = load("data.bin")  # the DataLoader: what `prepare` wrote
+            save("scratch.bin", batch[:8])
+            load("scratch.bin")  # its own content read back: no input
         save("model.bin", [sum(batch) / len(batch)])

@@ -1,8 +1,9 @@
 """Issue 31, item 6: tasks are the unit of lineage. tasks.py runs in one Python process under the
 preload library (at the level given); prov-query's lineage then follows what one task of it wrote
 and another read:
-- model.bin (train's) comes from data.bin (prepare's), and from raw.bin (written outside any task,
-  read by prepare); not from scratch.bin (train wrote and read it itself) nor meta.bin;
+- model.bin (train's) comes from data.bin (prepare's, read by train's subtask epoch), and from
+  raw.bin (written outside any task, read by prepare); not from scratch.bin (epoch wrote and read
+  it itself) nor meta.bin;
 - meta.bin (prepare's) comes from raw.bin, not from data.bin or model.bin (train's);
 - downward, data.bin leads to model.bin, not to meta.bin (prepare's, made before train read it).
 

@@ -30,9 +30,10 @@ bool stamp_of(const std::string& version_iri, model::VersionStamp& out) {
                                   out);
 }
 
-// The key of a program's unit of the activities done outside any task: no IRI, so no task's.
-std::string outside_tasks(const std::string& program) {
-  return program + "\n";
+// A unit's key: the program and the task ("" outside any task), never an IRI (a fork child's
+// task may have its parent's as parent: the same task in two programs is two units).
+std::string unit_key(const std::string& program, const std::string& task) {
+  return program + "\n" + task;
 }
 
 }  // namespace
@@ -47,10 +48,17 @@ const std::vector<std::string>& Lineage::units_of(const std::string& program) {
   if (has_tasks()) {
     std::map<std::string, std::vector<std::string>> by_unit;
     bool in_task = false;
-    for (auto& a : v_.activities_of(program)) {
+    for (const auto& a : v_.activities_of(program)) {
       std::string t = tasks_->task_of(a);
       in_task = in_task || !t.empty();
-      by_unit[t.empty() ? outside_tasks(program) : t].push_back(std::move(a));
+      if (t.empty()) by_unit[unit_key(program, t)].push_back(a);
+      // The task and each of its ancestors: a task's unit holds its subtasks' activities.
+      std::set<std::string> seen;  // a malformed graph may loop through provio:parentTask
+      for (std::string cur = t; !cur.empty() && seen.insert(cur).second;) {
+        by_unit[unit_key(program, cur)].push_back(a);
+        const TaskInfo* info = tasks_->task(cur);
+        cur = info ? info->parent : "";
+      }
     }
     if (in_task) {
       for (auto& [unit, activities] : by_unit) {

@@ -31,10 +31,11 @@
 // was made from an earlier content of it.
 //
 // Tasks (docs/prov-query.md, "Tasks"): a program whose I/O happened inside tasks (the workflow
-// API) is also seen as its units, each the activities done while one task was the innermost
-// open task of their thread (workflow_view.h, task_of), plus one unit for those outside any task.
-// The same relations over a unit U give G(U), inputs(U), outputs(U). A version one unit of P
-// wrote and another read is in G(P) and so in no inputs(P); through the units it still counts:
+// API) is also seen as its units: for each task T, the activities done while T or one of its
+// subtasks was the innermost open task of their thread (workflow_view.h, task_of), and one unit
+// of those outside any task. The same relations over a unit U give G(U), inputs(U), outputs(U).
+// A version one unit of P wrote and another read is in G(P) and so in no inputs(P); through the
+// units it still counts:
 //   up(E)     also inputs(U) for each unit U of such a P with E in G(U)
 //   down(E)   also outputs(U) for each unit U, of a P with E not in inputs(P), with E in inputs(U)
 // A version the same unit wrote and read back stays its own content, as for a program.

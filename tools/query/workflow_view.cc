@@ -193,16 +193,48 @@ std::string WorkflowView::task_of(const std::string& activity) const {
 // own content read back, not a read of what another wrote. Tasks are the unit: a version one task
 // of a program wrote (pretrain saving a checkpoint) and another task of it read (resume loading
 // it) is a load. Outside any task, the program is the unit.
+// A read that names no version (an H5Dread names its dataset) read the versions of that file its
+// task read (the open's: docs/format.md, "Versions"): its own content when the task wrote every
+// one of them (a summary activity may hold both a load and a read-back of what it saved).
 bool WorkflowView::reads_own_version(const std::string& activity, const Reader& reader) {
   const QueryGraph& g = graph();
+  auto own = [&](const std::string& version) {
+    for (const auto& gen : g.objects(version, prov("wasGeneratedBy")))
+      if (gen.kind == Cell::Kind::kIri && v_.program_of_activity(gen.value) == reader.program &&
+          task_of(gen.value) == reader.task)
+        return true;
+    return false;
+  };
+  std::vector<std::string> versions, named;
   for (const auto& u : g.objects(activity, prov("used"))) {
-    if (u.kind != Cell::Kind::kIri || !v_.is_version(u.value)) continue;
-    for (const auto& gen : g.objects(u.value, prov("wasGeneratedBy"))) {
-      if (gen.kind != Cell::Kind::kIri || v_.program_of_activity(gen.value) != reader.program) continue;
-      if (task_of(gen.value) == reader.task) return true;
-    }
+    if (u.kind != Cell::Kind::kIri) continue;
+    (v_.is_version(u.value) ? versions : named).push_back(u.value);
   }
-  return false;
+  if (!versions.empty()) return std::any_of(versions.begin(), versions.end(), own);
+  const auto& by_file = versions_read_in(reader.program, reader.task);
+  for (const auto& e : named) {
+    auto it = by_file.find(v_.file_of(e));
+    if (it != by_file.end()) versions.insert(versions.end(), it->second.begin(), it->second.end());
+  }
+  return !versions.empty() && std::all_of(versions.begin(), versions.end(), own);
+}
+
+const std::map<std::string, std::vector<std::string>>& WorkflowView::versions_read_in(
+    const std::string& program, const std::string& task) {
+  auto known = versions_read_.find(program);
+  if (known == versions_read_.end()) {
+    auto& by_task = versions_read_[program];
+    for (const auto& a : v_.activities_of(program)) {
+      std::string t = task_of(a);
+      for (const auto& u : graph().objects(a, prov("used")))
+        if (u.kind == Cell::Kind::kIri && v_.is_version(u.value))
+          by_task[t][v_.file_of(u.value)].push_back(u.value);
+    }
+    known = versions_read_.find(program);
+  }
+  static const std::map<std::string, std::vector<std::string>> kNone;
+  auto it = known->second.find(task);
+  return it == known->second.end() ? kNone : it->second;
 }
 
 std::vector<Reader> WorkflowView::readers(const std::string& file) {

@@ -83,6 +83,9 @@ class WorkflowView {
 
  private:
   bool reads_own_version(const std::string& activity, const Reader& reader);
+  // File → the versions of it the activities of `program` in `task` ("": outside any) used.
+  const std::map<std::string, std::vector<std::string>>& versions_read_in(const std::string& program,
+                                                                          const std::string& task);
   std::int64_t time_of(const std::string& s, const char* predicate) const;
   std::string task_at(const std::string& thread, std::int64_t t) const;
 
@@ -91,6 +94,9 @@ class WorkflowView {
   std::vector<std::string> order_;                                       // by start time, then IRI
   std::unordered_map<std::string, std::vector<std::string>> by_thread_;  // thread → tasks
   std::unordered_map<std::string, std::string> run_of_;
+  // versions_read_in(): program → task → file → versions.
+  std::unordered_map<std::string, std::map<std::string, std::map<std::string, std::vector<std::string>>>>
+      versions_read_;
 };
 
 // Key → value of the provio:parameter nodes of `configs` (later configurations win on a shared
