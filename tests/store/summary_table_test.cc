@@ -120,6 +120,29 @@ TEST_F(SummaryTableTest, KeysDifferInEveryField) {
   EXPECT_EQ(t.held_calls(), 7u);
 }
 
+// The task is part of the key (a summary activity belongs to one task), also for a key that is
+// recent when the task changes; back in a task, its slot is found again.
+TEST_F(SummaryTableTest, TheTaskIsPartOfTheKey) {
+  SummaryTable t;
+  t.allocate(64);
+  record(t, event(7, 10));
+  t.add_pending(nullptr, nullptr);
+  record(t, event(7, 20));  // a recent key now
+  for (std::uint64_t task : {3u, 4u, 3u, 0u}) {
+    t.set_task(task);
+    record(t, event(7, 100 * task));
+    t.add_pending(nullptr, nullptr);  // as ThreadLog does before each change of task
+  }
+  EXPECT_EQ(t.slots_used(), 3u);
+  std::map<std::uint64_t, std::uint64_t> bytes, count;
+  for (std::size_t k = 0; k < t.changed_count(); ++k) {
+    bytes[t.changed()[k]->task] += t.changed()[k]->bytes;
+    count[t.changed()[k]->task] += t.changed()[k]->count;
+  }
+  EXPECT_EQ(bytes, (std::map<std::uint64_t, std::uint64_t>{{0, 30}, {3, 600}, {4, 400}}));
+  EXPECT_EQ(count, (std::map<std::uint64_t, std::uint64_t>{{0, 3}, {3, 2}, {4, 1}}));
+}
+
 TEST_F(SummaryTableTest, GrowsAndKeepsEverySlot) {
   SummaryTable t;
   t.allocate(16);
