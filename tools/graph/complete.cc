@@ -48,9 +48,9 @@ constexpr std::array<Typed, 4> kTyped = {{
     {"elapsed", "decimal", "double"},
 }};
 
-// A summary activity's IRI, `<thread IRI>/<api>-<Op>-e<n>[-<m>][-f<flags>]` (<thread IRI> ends
-// in /thread/<k>), in its pieces; nullopt for any other IRI (trace calls, parts, the format
-// before's `<thread IRI>/<api>/<Op>/e<n>`).
+// A summary activity's IRI, `<thread IRI>/<api>-<Op>-e<n>[-<m>][-f<flags>][-t<task>]`
+// (<thread IRI> ends in /thread/<k>), in its pieces; nullopt for any other IRI (trace calls,
+// parts, the format before's `<thread IRI>/<api>/<Op>/e<n>`).
 struct SummaryName {
   std::string_view thread, api;  // api still percent-encoded
   std::size_t op;                // index in kActivities
@@ -67,27 +67,27 @@ std::optional<SummaryName> summary_name(std::string_view iri) {
   if (k == std::string_view::npos || !all_digits(thread.substr(k + 1)) ||
       thread.substr(0, k + 1).size() < 8 || thread.substr(k - 7, 8) != "/thread/")
     return std::nullopt;
-  // The numbers: e<n>, then at most "-<m>" and "-f<flags>".
+  // The numbers: e<n>, then at most "-<m>", "-f<flags>" and "-t<task>", in that order.
   std::size_t e = local.rfind("-e");
   if (e == std::string_view::npos) return std::nullopt;
   std::string_view numbers = local.substr(e + 2);
-  std::size_t dash = numbers.find('-');
-  if (!all_digits(numbers.substr(0, dash))) return std::nullopt;
-  if (dash != std::string_view::npos) {
-    std::string_view rest = numbers.substr(dash + 1);
-    if (rest.front() != 'f') {
-      std::size_t next = rest.find('-');
-      if (!all_digits(rest.substr(0, next))) return std::nullopt;
-      rest = next == std::string_view::npos ? std::string_view() : rest.substr(next + 1);
-    }
-    if (!rest.empty() && (rest.front() != 'f' || !all_digits(rest.substr(1)))) return std::nullopt;
+  std::size_t n_end = numbers.find('-'), dash = n_end;
+  if (!all_digits(numbers.substr(0, n_end))) return std::nullopt;
+  std::string_view rest = dash == std::string_view::npos ? std::string_view() : numbers.substr(dash + 1);
+  for (std::size_t after = 0; dash != std::string_view::npos;) {  // after: the next field allowed
+    dash = rest.find('-');
+    std::string_view field = rest.substr(0, dash);
+    std::size_t kind = field.empty() ? 0 : field.front() == 'f' ? 1 : field.front() == 't' ? 2 : 0;
+    if (kind < after || !all_digits(field.substr(kind ? 1 : 0))) return std::nullopt;
+    after = kind + 1;
+    if (dash != std::string_view::npos) rest = rest.substr(dash + 1);
   }
   std::string_view head = local.substr(0, e);
   std::size_t op_dash = head.rfind('-');
   if (op_dash == std::string_view::npos || op_dash == 0) return std::nullopt;
   for (std::size_t i = 0; i < kActivities.size(); ++i) {
     if (head.substr(op_dash + 1) == kActivities[i].first)
-      return SummaryName{thread, head.substr(0, op_dash), i, numbers.substr(0, dash)};
+      return SummaryName{thread, head.substr(0, op_dash), i, numbers.substr(0, n_end)};
   }
   return std::nullopt;
 }
