@@ -258,10 +258,11 @@ void* map(const Symbol<Fn>& sym, void* addr, size_t len, int prot, int flags, in
   return traced(sym, record, addr, len, prot, flags, fd, off);
 }
 
-// dup and friends record nothing: the new descriptor names what the old one did.
+// dup and friends record nothing: the new descriptor names what the old one did, and reads the
+// version it reads (versions.h).
 auto duplicated(int from) {
   return [from](int to, const Timing&) {
-    if (to >= 0 && to != from) fd_table().set(to, fd_table().get(from));
+    if (to >= 0 && to != from) share_descriptor(from, to);
   };
 }
 
