@@ -108,7 +108,7 @@ check(made and all(runs[a.run]["commandLine"] == "tr a-z A-Z" and size_of(v) == 
       "c.txt's version is tr's: %s" % [(a, v) for a, v in made])
 
 answer = json.loads(subprocess.run([prov_query, "lineage", c, "--up", "--depth", "all", "-f", "json", prov],
-                                   check=True, stdout=subprocess.PIPE, text=True, timeout=60).stdout)
+                                   check=True, capture_output=True, text=True, timeout=60).stdout)
 rows = [{k: cell["value"] for k, cell in b.items()} for b in answer["results"]["bindings"]]
 names = {r["name"] for r in rows if r["kind"] == "entity"}
 commands = {r["command"] for r in rows if r["kind"] == "program"}
