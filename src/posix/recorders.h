@@ -266,6 +266,22 @@ auto duplicated(int from) {
   };
 }
 
+// dup2, dup3: the call closes what `to` named. A written file's epoch may end there, as at
+// close() (a shell restoring its stdout after a builtin's `echo x > out.txt`): the version is
+// prepared before the call and recorded after it, a Close of API dup2/dup3.
+template <typename Fn, typename... Flags>
+int duplicate_onto(const Symbol<Fn>& sym, int from, int to, Flags... flags) {
+  PendingVersion pending = to != from ? before_close(to) : PendingVersion{};
+  return traced(
+      sym,
+      [&sym, from, &pending](int r, const Timing& t) {
+        if (r < 0) return;
+        if (pending.file != kNoEntity) record_written_close(sym.api(), t.start_ns, t.elapsed_ns, pending);
+        duplicated(from)(r, t);
+      },
+      from, to, flags...);
+}
+
 // fcntl: only the duplicating commands matter. The third argument is passed on as glibc reads it
 // (int and pointer arguments alike).
 template <typename Fn>

@@ -133,10 +133,16 @@ int cmd_lineage(const Args& a) {
   });
   if (!fetched.ok) return fail(fetched.message);
   if (!resolved.ok) return fail(resolved.message);
-  if (!answered.empty() && !a.quiet) std::cerr << kTool << ": " << a.command << " of " << answered << "\n";
-  if (ext == "dot") return provio::cli::exit_code(write_file(a.output, dot), g.damaged());
-  provio::rdf::Status s = provio::viz::render(dot, ext, a.output);
-  return provio::cli::exit_code(s.ok ? 0 : fail(s.message), g.damaged());
+  int rc = 0;
+  if (ext == "dot") {
+    rc = write_file(a.output, dot);
+  } else {
+    provio::rdf::Status s = provio::viz::render(dot, ext, a.output);
+    rc = s.ok ? 0 : fail(s.message);
+  }
+  if (rc == 0 && !answered.empty() && !a.quiet)
+    std::cerr << kTool << ": " << a.command << " of " << answered << "\n";
+  return provio::cli::exit_code(rc, g.damaged());
 }
 
 int cmd_report(const Args& a) {
