@@ -91,10 +91,11 @@ void share_descriptor(int from, int to);
 void record_handed_versions(model::ApiId api);
 
 // Before a close: what names the version a written descriptor leaves. Runs outside any recorder
-// (it guards itself and keeps errno). A copy (kDuplicated) closed while another descriptor of this
-// image still writes the file names none: the epoch ends at that one's close, or at exit (a
-// shell's `> out.txt` opened on 3, dup'ed onto 1 and 3 closed before the exec). `in_run`: the close continues
-// this thread's run of write epochs of `file`, so nothing was stat'ed.
+// (it guards itself and keeps errno); also before a dup2/dup3 that replaces a descriptor. A copy
+// (kDuplicated) closed while another descriptor of this image still writes the file names none:
+// the epoch ends when that one is closed or replaced, or at exit (a shell's `> out.txt` opened on
+// 3, dup'ed onto 1 and 3 closed before the exec). `in_run`: the close continues this thread's run
+// of write epochs of `file`, so nothing was stat'ed.
 struct PendingVersion {
   model::EntityId file = model::kNoEntity;
   dev_t dev = 0;
