@@ -1,5 +1,6 @@
 // exec and spawn: what the wrappers of posix_abi.cc do around the real call. The program is
-// recorded before it (a successful exec does not return), every thread's provenance is flushed
+// recorded before it (a successful exec does not return), with the versions of the files the
+// image hands to it on descriptors it never read (versions.h), every thread's provenance is flushed
 // when this image is replaced (exec discards its buffers), and the child is given an environment
 // that names this run as its parent (exec_env.h).
 //
@@ -24,6 +25,7 @@
 #include "posix/exec_env.h"
 #include "posix/paths.h"
 #include "posix/recorders.h"
+#include "posix/versions.h"
 #include "posix/wrapper.h"
 #include "store/recorder.h"
 
@@ -81,7 +83,10 @@ bool before_exec(const Symbol<Fn>& sym, Hand hand, Program program, char* const*
     if (getpid() == id.pid) {
       model::clock::Stopwatch watch;
       emit(Op::kAccess, sym.api(), program(), 0, kNoOffset, Timing{watch.start_wall_ns(), 0});
-      if (hand == Hand::kOver) store::flush_all_to_files();
+      if (hand == Hand::kOver) {
+        record_handed_versions(sym.api());
+        store::flush_all_to_files();
+      }
     }
     if (!parent_run_entry(entry)) return false;
   } catch (...) {

@@ -7,9 +7,10 @@
 // A slot holds an entity id (with the kUsed bit), kIgnored (a pipe, socket, excluded path, …) or kUnknown
 // (never seen: a descriptor inherited from the parent or opened by a call the shim does not wrap). Unknown
 // slots are resolved on first use through /proc/self/fd (paths.h). The table survives dup, dup2,
-// dup3 and fcntl(F_DUPFD*) (the wrappers copy the slot) and fork (the child inherits the same
-// open files, so it keeps the table; only the overflow lock is re-made). exec starts a new image
-// with an empty table: inherited descriptors are resolved again on first use.
+// dup3 and fcntl(F_DUPFD*) (the wrappers copy the slot, and the version it reads: versions.h) and
+// fork (the child inherits the same open files, so it keeps the table; only the overflow lock is
+// re-made). exec starts a new image with an empty table: inherited descriptors are resolved again
+// on first use, and read as the version the file holds then.
 #pragma once
 
 #include <atomic>
@@ -30,7 +31,11 @@ inline constexpr std::uint32_t kUsed = 1u << 30;
 inline constexpr std::uint32_t kWritten = 1u << 29;
 // Set once the version the descriptor reads is recorded (at its first read).
 inline constexpr std::uint32_t kVersionKnown = 1u << 28;
-inline constexpr std::uint32_t kSlotFlags = kUsed | kWritten | kVersionKnown;  // entity ids stay below 2^24
+// Set on both descriptors of a dup: closing one copy of a written file while another is still
+// open and written does not end the write epoch (versions.h).
+inline constexpr std::uint32_t kDuplicated = 1u << 27;
+inline constexpr std::uint32_t kSlotFlags =
+    kUsed | kWritten | kVersionKnown | kDuplicated;  // entity ids stay below 2^24
 
 // The entity in a slot value (kNoEntity for kUnknown and kIgnored).
 constexpr std::uint32_t slot_entity(std::uint32_t v) {

@@ -377,10 +377,10 @@ PROVIO_EXPORT int dup(int fd) noexcept {
   return traced(s_dup, duplicated(fd), fd);
 }
 PROVIO_EXPORT int dup2(int fd, int to) noexcept {
-  return traced(s_dup2, duplicated(fd), fd, to);
+  return duplicate_onto(s_dup2, fd, to);
 }
 PROVIO_EXPORT int dup3(int fd, int to, int flags) noexcept {
-  return traced(s_dup3, duplicated(fd), fd, to, flags);
+  return duplicate_onto(s_dup3, fd, to, flags);
 }
 
 PROVIO_EXPORT int fcntl(int fd, int cmd, ...) {

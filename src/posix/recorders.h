@@ -258,11 +258,28 @@ void* map(const Symbol<Fn>& sym, void* addr, size_t len, int prot, int flags, in
   return traced(sym, record, addr, len, prot, flags, fd, off);
 }
 
-// dup and friends record nothing: the new descriptor names what the old one did.
+// dup and friends record nothing: the new descriptor names what the old one did, and reads the
+// version it reads (versions.h).
 auto duplicated(int from) {
   return [from](int to, const Timing&) {
-    if (to >= 0 && to != from) fd_table().set(to, fd_table().get(from));
+    if (to >= 0 && to != from) share_descriptor(from, to);
   };
+}
+
+// dup2, dup3: the call closes what `to` named. A written file's epoch may end there, as at
+// close() (a shell restoring its stdout after a builtin's `echo x > out.txt`): the version is
+// prepared before the call and recorded after it, a Close of API dup2/dup3.
+template <typename Fn, typename... Flags>
+int duplicate_onto(const Symbol<Fn>& sym, int from, int to, Flags... flags) {
+  PendingVersion pending = to != from ? before_close(to) : PendingVersion{};
+  return traced(
+      sym,
+      [&sym, from, &pending](int r, const Timing& t) {
+        if (r < 0) return;
+        if (pending.file != kNoEntity) record_written_close(sym.api(), t.start_ns, t.elapsed_ns, pending);
+        duplicated(from)(r, t);
+      },
+      from, to, flags...);
 }
 
 // fcntl: only the duplicating commands matter. The third argument is passed on as glibc reads it

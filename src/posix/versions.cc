@@ -2,6 +2,7 @@
 // stat: any process that sees the same content names it alike, with no coordination.
 #include "posix/versions.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -151,6 +152,16 @@ Run* new_run(model::EntityId file) {
   }
 }
 
+// Whether a descriptor other than `fd` names `file` and was written through (or opened truncating
+// it) in this image. Scans the direct table: only closes of dup'ed written descriptors ask.
+bool written_elsewhere(int fd, model::EntityId file) {
+  for (int other = 0, end = fd_table().direct_end(); other < end; ++other) {
+    std::uint32_t v = fd_table().get(other);
+    if (other != fd && v != kIgnored && (v & kWritten) && slot_entity(v) == file) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 namespace detail {
@@ -179,9 +190,42 @@ model::EntityId first_version_read(int fd, model::EntityId file, std::uint32_t v
   return version;
 }
 
+void share_descriptor(int from, int to) {
+  std::uint32_t v = fd_table().get(from);
+  if (v != kUnknown && v != kIgnored) {
+    v |= kDuplicated;
+    fd_table().set(from, v);
+    bool direct = from >= 0 && from < FdTable::kDirect && to >= 0 && to < FdTable::kDirect;
+    if ((v & kVersionKnown) && direct)
+      g_read_versions[to].store(g_read_versions[from].load(std::memory_order_relaxed),
+                                std::memory_order_relaxed);
+  }
+  fd_table().set(to, v);
+}
+
+void record_handed_versions(model::ApiId api) {
+  model::EntityId last = model::kNoEntity;  // a descriptor and its dup'ed copies: one record
+  for (int fd = 0, end = fd_table().direct_end(); fd < end; ++fd) {
+    std::uint32_t v = fd_table().get(fd);
+    model::EntityId file = slot_entity(v);
+    if (!slot_used(v) || (v & (kWritten | kVersionKnown)) || file == model::kNoEntity || file == last)
+      continue;
+    int flags = fcntl(fd, F_GETFD);
+    struct stat st;
+    if (flags < 0 || (flags & FD_CLOEXEC) || fstat(fd, &st) != 0) continue;
+    model::EntityId version = version_from(file, st);  // regular files only
+    if (version == model::kNoEntity) continue;
+    last = file;
+    store::ThreadState* state = store_state();
+    store::record_as_owner(state, model::Event{model::Op::kAccess, store::nested_flag(state), api, file,
+                                               version, 0, model::kNoOffset, model::clock::wall_ns(), 0});
+  }
+}
+
 PendingVersion stat_before_close(int fd, std::uint32_t v) {
   if (tls_inside || !active()) return {};
   model::EntityId file = slot_entity(v);
+  if ((v & kDuplicated) && written_elsewhere(fd, file)) return {};
   Inside inside;
   model::ErrnoSaver saved;
   struct stat st;

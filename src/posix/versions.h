@@ -79,9 +79,23 @@ inline model::EntityId version_read(int fd, model::EntityId file) {
   return (known >> 32) == file ? static_cast<model::EntityId>(known) : model::kNoEntity;
 }
 
+// dup, dup2, dup3, fcntl(F_DUPFD*) made `to` a copy of `from`: it names the same file, reads the
+// same version, and both are marked kDuplicated (before_close). Out of line: duplication is rare.
+void share_descriptor(int from, int to);
+
+// exec (exec_calls.h): the descriptors this image hands to the program it execs and used without
+// reading or writing them (a shell opened `< in.txt` and dup'ed it onto 0 for that program) are
+// bound to the version their file holds now, each recorded as an access of API `api` using it:
+// the use binds to the content there when it happened, in the raw files, not by time in the
+// tools. Descriptors marked close-on-exec, written or already read are not handed on as such.
+void record_handed_versions(model::ApiId api);
+
 // Before a close: what names the version a written descriptor leaves. Runs outside any recorder
-// (it guards itself and keeps errno). `in_run`: the close continues this thread's run of write
-// epochs of `file`, so nothing was stat'ed.
+// (it guards itself and keeps errno); also before a dup2/dup3 that replaces a descriptor. A copy
+// (kDuplicated) closed while another descriptor of this image still writes the file names none:
+// the epoch ends when that one is closed or replaced, or at exit (a shell's `> out.txt` opened on
+// 3, dup'ed onto 1 and 3 closed before the exec). `in_run`: the close continues this thread's run
+// of write epochs of `file`, so nothing was stat'ed.
 struct PendingVersion {
   model::EntityId file = model::kNoEntity;
   dev_t dev = 0;

@@ -73,8 +73,14 @@ def shell_chain():
         check(runs[child]["pid"] == runs[d]["pid"], "%s: exec changed the pid" % cmd)
         # the fork child opened the redirection target and exec'd the command
         check(select(mine[child], path=p(writes), cls="Create"), "%s: redirect not created by the child" % cmd)
-        ex = one(mine[child], api="execve")
-        check(ex.path() == os.fsencode(exe) and ex.cls == "Access", ex)
+        ex = one([a for a in mine[child] if a.path() == os.fsencode(exe)], api="execve")
+        check(ex.cls == "Access", ex)
+        # the files it hands on unread (wc's `< out.txt`), bound to the version the command reads
+        handed = [a for a in mine[child] if a.api == "execve" and a.path() != os.fsencode(exe)]
+        read_versions = {a.version for a in mine[d] if a.cls == "Read" and a.path() == os.fsencode(p(reads))}
+        check([a.path() for a in handed] == ([os.fsencode(p(reads))] if cmd == "wc" else []) and
+              all(a.version in read_versions and a.version is not None for a in handed),
+              "%s: the files handed on at exec, with the versions read: %s, read %s" % (cmd, handed, read_versions))
         # the command read its input and wrote its output (an inherited descriptor) with exact bytes
         size = os.path.getsize(p(reads))
         r = [a for a in mine[d] if a.cls == "Read" and a.path() == os.fsencode(p(reads))]

@@ -219,41 +219,6 @@ int cmd_sparql(const Args& a) {
   return provio::cli::exit_code(emit(a, t), g.damaged());
 }
 
-// The entity a lineage starts from: ENTITY as resolved, except that a file stands for one of its
-// versions (FILE@N: its N-th, FILE@TIME: the one it held then), by default its latest upward,
-// all of them (the path) downward and with --all-versions: what a file's last content came from,
-// what came from any of its contents. `answered` says which, when a file was asked for.
-pq::Status lineage_root(const Args& a, pq::View& v, std::string& iri, std::string& answered) {
-  const std::string& arg = a.positional[0];
-  std::string spec;
-  pq::Status s = v.resolve(arg, iri);
-  std::size_t at = arg.rfind('@');
-  if (!s.ok && at != std::string::npos && at > 0 && arg.find('/', at) == std::string::npos) {
-    std::string file;
-    if (v.resolve(arg.substr(0, at), file).ok) {
-      s = pq::Status::success();
-      iri = file;
-      spec = arg.substr(at + 1);
-    }
-  }
-  if (!s.ok) return s;
-  bool file = v.file_of(iri) == iri && !v.is_version(iri);
-  if (!spec.empty() && !file) return pq::Status::error(arg + ": only a file has versions to choose from");
-  if (!file) return s;
-  if (a.flag("--all-versions") || (a.flag("--down") && spec.empty())) {
-    if (!spec.empty())
-      return pq::Status::error(a.command + ": " + arg + " names one version; --all-versions asks for all");
-    answered = pq::describe_choice(v, {iri, 0, static_cast<int>(pq::versions_of(v, iri).size())});
-    return s;
-  }
-  pq::VersionChoice c;
-  s = pq::choose_version(v, iri, spec, c);
-  if (!s.ok) return s;
-  iri = c.iri;
-  answered = pq::describe_choice(v, c);
-  return s;
-}
-
 int cmd_lineage(const Args& a) {
   if (a.positional.empty()) return usage_error(a.command + ": missing ENTITY");
   if (a.flag("--up") && a.flag("--down"))
@@ -266,7 +231,8 @@ int cmd_lineage(const Args& a) {
   std::string answered;  // which version the answer is for, told on stderr after it
   int rc = answer(a, g, [&](pq::View& v) -> Answer {
     std::string iri;
-    pq::Status s = lineage_root(a, v, iri, answered);
+    pq::Status s = pq::lineage_root(
+        v, {a.command, a.positional[0], a.flag("--all-versions"), a.flag("--down")}, iri, answered);
     if (!s.ok) return {2, s.message, {}};
     pq::Lineage l(v);
     auto steps = a.flag("--down") ? l.down(iri, static_cast<int>(depth)) : l.up(iri, static_cast<int>(depth));

@@ -17,6 +17,7 @@
 #include "query/counting.h"
 #include "query/query_graph.h"
 #include "query/questions.h"
+#include "query/version_choice.h"
 #include "query/view.h"
 #include "report.h"
 
@@ -70,14 +71,15 @@ const std::vector<provio::cli::OptionSpec> kOptionList = {
     {"--up", nullptr, false},      {"--down", nullptr, false},
     {"--both", nullptr, false},    {"--expand", nullptr, false},
     {"--endpoint", nullptr, true}, {"--credentials", nullptr, true},
-    {"--ca-file", nullptr, true},
+    {"--ca-file", nullptr, true},  {"--all-versions", nullptr, false},
 };
 
 struct Args {
   std::string command, output, endpoint, credentials, ca_file;
   std::vector<std::string> positional, inputs;
   int depth = -1;
-  bool up = false, down = false, quiet = false, by_rank = false, trust_inputs = false, expand = false;
+  bool up = false, down = false, quiet = false, by_rank = false, trust_inputs = false, expand = false,
+       all_versions = false;
 };
 
 int load(const Args& a, std::size_t nargs, provio::query::QueryGraph& g) {
@@ -119,19 +121,28 @@ int cmd_lineage(const Args& a) {
   opt.by_rank = a.by_rank;
   opt.expand = a.expand;
   std::string dot;
+  std::string answered;  // which version is drawn, told on stderr (as prov-query lineage does)
   provio::query::Status resolved;
   // A server's graph is read in rounds (query/remote_graph.h): the last round's drawing.
   auto fetched = g.in_rounds([&] {
     provio::query::View v(g);
     std::string iri;
-    resolved = v.resolve(a.positional[0], iri);
+    resolved = provio::query::lineage_root(v, {a.command, a.positional[0], a.all_versions, a.down && !a.up},
+                                           iri, answered);
     if (resolved.ok) dot = provio::viz::lineage_dot(v, provio::query::counted(v.activities()), {iri}, opt);
   });
   if (!fetched.ok) return fail(fetched.message);
   if (!resolved.ok) return fail(resolved.message);
-  if (ext == "dot") return provio::cli::exit_code(write_file(a.output, dot), g.damaged());
-  provio::rdf::Status s = provio::viz::render(dot, ext, a.output);
-  return provio::cli::exit_code(s.ok ? 0 : fail(s.message), g.damaged());
+  int rc = 0;
+  if (ext == "dot") {
+    rc = write_file(a.output, dot);
+  } else {
+    provio::rdf::Status s = provio::viz::render(dot, ext, a.output);
+    rc = s.ok ? 0 : fail(s.message);
+  }
+  if (rc == 0 && !answered.empty() && !a.quiet)
+    std::cerr << kTool << ": " << a.command << " of " << answered << "\n";
+  return provio::cli::exit_code(rc, g.damaged());
 }
 
 int cmd_report(const Args& a) {
@@ -157,12 +168,14 @@ int cmd_report(const Args& a) {
 // it takes beside the common ones, function.
 const provio::cli::Command<Args> kCommands[] = {
     {{"lineage",
-      "ENTITY [--up|--down|--both] [--depth N|all] [--by-rank] [--expand] -o OUT.svg|.dot|.png|.pdf "
-      "[INPUT...]",
+      "ENTITY[@N|@TIME] [--all-versions] [--up|--down|--both] [--depth N|all] [--by-rank] [--expand] "
+      "-o OUT.svg|.dot|.png|.pdf [INPUT...]",
       "the lineage subgraph in Graphviz: entities yellow ellipses, activities blue boxes\n"
       "(repeated calls collapsed, counts and bytes on edges), programs orange houses.\n"
-      "The format follows OUT's extension (.dot is written without Graphviz).",
-      "", "--depth --up --down --both --expand"},
+      "The format follows OUT's extension (.dot is written without Graphviz). A file stands for\n"
+      "its latest version (FILE@N: its N-th, oldest first; FILE@2026-11-28T10:00: the one it held\n"
+      "then, UTC), for all of them with --down or --all-versions, as in prov-query lineage.",
+      "", "--depth --up --down --both --expand --all-versions"},
      cmd_lineage},
     {{"report", "[--by-rank] -o OUT.html [INPUT...]",
       "one self-contained HTML page: programs, ranks, threads, duration; files and objects\n"
@@ -204,6 +217,7 @@ int parse(int argc, char** argv, Args& a) {
   a.by_rank = p.has("--by-rank");
   a.trust_inputs = p.has(provio::cli::kTrustInputs);
   a.expand = p.has("--expand");
+  a.all_versions = p.has("--all-versions");
   a.up = p.has("--up") || p.has("--both");
   a.down = p.has("--down") || p.has("--both");
   a.positional = std::move(p.positional);

@@ -133,4 +133,35 @@ std::string describe_choice(View& v, const VersionChoice& c) {
   return label + ", version " + std::to_string(c.ordinal) + " of " + std::to_string(c.count);
 }
 
+Status lineage_root(View& v, const LineageAsk& ask, std::string& iri, std::string& answered) {
+  const std::string& arg = ask.arg;
+  std::string spec;
+  Status s = v.resolve(arg, iri);
+  std::size_t at = arg.rfind('@');
+  if (!s.ok && at != std::string::npos && at > 0 && arg.find('/', at) == std::string::npos) {
+    std::string file;
+    if (v.resolve(arg.substr(0, at), file).ok) {
+      s = Status::success();
+      iri = file;
+      spec = arg.substr(at + 1);
+    }
+  }
+  if (!s.ok) return s;
+  bool file = v.file_of(iri) == iri && !v.is_version(iri);
+  if (!spec.empty() && !file) return Status::error(arg + ": only a file has versions to choose from");
+  if (!file) return s;
+  if (ask.all_versions || (ask.down_only && spec.empty())) {
+    if (!spec.empty())
+      return Status::error(ask.command + ": " + arg + " names one version; --all-versions asks for all");
+    answered = describe_choice(v, {iri, 0, static_cast<int>(versions_of(v, iri).size())});
+    return s;
+  }
+  VersionChoice c;
+  s = choose_version(v, iri, spec, c);
+  if (!s.ok) return s;
+  iri = c.iri;
+  answered = describe_choice(v, c);
+  return s;
+}
+
 }  // namespace provio::query

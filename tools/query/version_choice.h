@@ -40,4 +40,19 @@ std::string version_at(View& v, const std::string& file, const std::string& time
 // "dec.h5 @2026-11-28T10:00:01.123456789Z, version 2 of 3": which version an answer is for.
 std::string describe_choice(View& v, const VersionChoice& c);
 
+// How a lineage question named where it starts: `arg` is ENTITY or FILE@N / FILE@TIME, as typed.
+struct LineageAsk {
+  std::string command;        // "lineage": for messages
+  std::string arg;            // ENTITY[@VERSION]
+  bool all_versions = false;  // --all-versions
+  bool down_only = false;     // descendants only (--down without --up)
+};
+
+// The entity a lineage starts from (prov-query lineage, prov-viz lineage): ENTITY as resolved,
+// except that a file stands for one of its versions (FILE@N: its N-th, FILE@TIME: the one it held
+// then), by default its latest upward, all of them (the path) downward and with --all-versions:
+// what a file's last content came from, what came from any of its contents. `answered` says
+// which, when a file was asked for ("" otherwise).
+Status lineage_root(View& v, const LineageAsk& ask, std::string& iri, std::string& answered);
+
 }  // namespace provio::query
