@@ -4,7 +4,7 @@
 // N-Triples prov-merge would write parse back in raptor without an error.
 //
 // And the frame reader's resynchronisation (graph/zstd_frames.h) on the same bytes: what it keeps
-// and reports does not depend on how the file is cut into reads; and the bytes, taken as damage
+// and the ranges it reports do not depend on how the file is cut into reads; and the bytes, taken as damage
 // between two whole frames, never cost those frames: the content of the first comes first, the
 // content of the last comes last.
 #include <zstd.h>
@@ -26,10 +26,19 @@ using provio::rdf::ZstdFrames;
 
 struct Decoded {
   std::string text;
-  std::vector<std::string> damage;
+  std::vector<std::string> damage;  // the ranges, without zstd's word on why
   bool cut = false;
   bool operator==(const Decoded& o) const { return text == o.text && damage == o.damage && cut == o.cut; }
 };
+
+// A damage message without its "(why)": zstd names a problem by where its decoder met it, which
+// depends on how much of the frame it was given at once ("Data corruption detected" for a
+// whole frame, "Destination buffer is too small" for the same frame in pieces).
+std::string range_of(const std::string& message) {
+  std::size_t open = message.find(" ("), close = message.rfind(')');
+  return open < close && close != std::string::npos ? message.substr(0, open) + message.substr(close + 1)
+                                                    : message;
+}
 
 // `file` through one reader, in reads of `chunk` bytes.
 Decoded decode(std::string_view file, std::size_t chunk) {
@@ -37,7 +46,7 @@ Decoded decode(std::string_view file, std::size_t chunk) {
   Decoded d;
   for (std::size_t at = 0; at < file.size(); at += chunk) frames.feed(file.substr(at, chunk), d.text);
   frames.finish(d.text, false);
-  d.damage = frames.damage();
+  for (const std::string& m : frames.damage()) d.damage.push_back(range_of(m));
   d.cut = frames.cut();
   return d;
 }
