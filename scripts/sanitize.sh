@@ -45,8 +45,15 @@ for run in "${runs[@]}"; do
       cmake --build build-tsan --target store_test model_test record_stress flush_race claim_race
       # stress.trace_8x10k (a million trace triples, ~200 s under TSan) has no threading that
       # stress.fork_trace and stress.summary_8x100k lack.
-      TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-        ctest --test-dir build-tsan --output-on-failure -j "$(nproc)" -R '^(RecorderTest|stress|Entities|FutexLock)\.' -E trace_8x10k
+      export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+      ctest --test-dir build-tsan --output-on-failure -j "$(nproc)" -R '^(RecorderTest|stress|Entities|FutexLock)\.' \
+        -E 'trace_8x10k|stress\.fork'
+      # A forked child of a multi-threaded parent that starts a thread is beyond TSan ("starting new
+      # threads after multi-threaded fork is not supported"; with die_after_fork=0, "dup thread
+      # with used id"): with compressed files (the default) the child starts provio's writer
+      # thread at its first flush. The fork cases run with plain files here, compressed ones in
+      # the normal build.
+      PROVIO_COMPRESS=none ctest --test-dir build-tsan --output-on-failure -j "$(nproc)" -R '^stress\.fork'
       ;;
     *) echo "sanitize.sh: unknown run '$run' (asan, tsan)" >&2; exit 1 ;;
   esac

@@ -73,7 +73,7 @@ bool OutputFile::open(const std::string& dir, const std::string& stem) {
   return false;
 }
 
-int OutputFile::reopen() {
+int OutputFile::reopen(off_t& size) {
   if (!is_open()) return -1;
   long fd =
       syscall(SYS_openat, AT_FDCWD, path_.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
@@ -87,17 +87,28 @@ int OutputFile::reopen() {
     fail("replaced since provio created it, will not write to", EEXIST);
     return -1;
   }
+  size = st.st_size;
   return static_cast<int>(fd);
 }
 
-bool OutputFile::write(std::string_view data) {
-  if (data.empty() || !is_open()) return is_open();
-  if (!compressed_) return append(data);
-  if (on_background_writer() || g_write_through.load(std::memory_order_relaxed)) return write_frame_now(data);
+bool OutputFile::write(std::string_view data, std::uint64_t events) {
+  if (!is_open()) {
+    lose(events);
+    return false;
+  }
+  if (data.empty()) return true;
+  if (!compressed_) {
+    if (append(data)) return true;
+    lose(events);
+    return false;
+  }
+  if (on_background_writer() || g_write_through.load(std::memory_order_relaxed))
+    return write_frame_now(data, events);
   bool submit_now;
   {
     std::lock_guard<std::mutex> lock(pending_mutex_);
     pending_.append(data);
+    pending_events_ += events;
     submit_now = !queued_;
     queued_ = true;
   }
@@ -109,52 +120,65 @@ bool OutputFile::write(std::string_view data) {
     std::lock_guard<std::mutex> lock(pending_mutex_);
     queued_ = false;
   }
-  return write_frame_now({});  // the writer cannot take it: compress here
+  return write_frame_now({}, 0);  // the writer cannot take it: compress here
 }
 
 void OutputFile::write_pending() {
   {
     std::lock_guard<std::mutex> lock(write_mutex_);
     std::string plain;
+    std::uint64_t events;
     {
       std::lock_guard<std::mutex> pending(pending_mutex_);
       plain.swap(pending_);
+      events = pending_events_;
+      pending_events_ = 0;
       queued_ = false;
     }
-    std::string frame;
-    if (!plain.empty() && is_open()) {
-      if (compress_frame(plain, frame))
-        append(frame);
-      else
-        fail("cannot compress (out of memory) for", ENOMEM);
-    }
+    write_frame(plain, events);
   }
   jobs_.fetch_sub(1, std::memory_order_release);  // the owner may delete this object from here on
 }
 
-bool OutputFile::write_frame_now(std::string_view data) {
+bool OutputFile::write_frame_now(std::string_view data, std::uint64_t events) {
   std::lock_guard<std::mutex> lock(write_mutex_);
   std::string plain;
   {
     std::lock_guard<std::mutex> pending(pending_mutex_);
     plain.swap(pending_);  // a job still queued finds nothing left: these bytes go first, here
+    events += pending_events_;
+    pending_events_ = 0;
   }
   plain.append(data);
-  if (plain.empty()) return is_open();
-  std::string frame;
-  if (!compress_frame(plain, frame)) {
-    fail("cannot compress (out of memory) for", ENOMEM);
-    return false;
+  return write_frame(plain, events);
+}
+
+bool OutputFile::write_frame(const std::string& plain, std::uint64_t events) {
+  bool written = false;
+  if (plain.empty()) {
+    written = is_open();
+  } else if (is_open()) {
+    std::string frame;
+    if (compress_frame(plain, frame))
+      written = append(frame);
+    else
+      fail("cannot compress (out of memory) for", ENOMEM);
   }
-  return append(frame);
+  if (!written) lose(events);
+  return written;
+}
+
+void OutputFile::lose(std::uint64_t events) const {
+  if (events) count_loss(failure(), events);
 }
 
 bool OutputFile::append(std::string_view data) {
-  int fd = reopen();
+  off_t size = 0;
+  int fd = reopen(size);
   if (fd < 0) return false;
   if (!leaves_reserve(fd, data.size(), model::config().free_space_reserve)) {
     syscall(SYS_close, fd);
-    failure_ = Loss::kFreeSpace;
+    failure_.store(Loss::kFreeSpace, std::memory_order_relaxed);
     failed_.store(true, std::memory_order_release);
     model::warn_once("free-space",
                      "less than PROVIO_RESERVE=%zu bytes would stay free on the file system of %s: "
@@ -167,6 +191,9 @@ bool OutputFile::append(std::string_view data) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       int err = n < 0 ? errno : ENOSPC;
+      // A short write before the failure (a file system filling up) would leave a cut line or
+      // frame: the file keeps whole statements, as after a kill it keeps whole flushes.
+      syscall(SYS_ftruncate, fd, size);
       syscall(SYS_close, fd);
       fail("cannot write", err);
       return false;

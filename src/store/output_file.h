@@ -7,7 +7,9 @@
 // happen — the VOL connector alone cannot. So no descriptor is kept between writes: each write
 // opens the file by name (O_APPEND | O_NOFOLLOW | O_CLOEXEC), checks that it is still the file this
 // object created (device and inode), writes, and closes. Every write is checked; the first failure
-// is reported once and the file goes quiet (sticky error), the application carries on.
+// is reported once and the file goes quiet (sticky error), the application carries on. The events
+// whose text a failed write carried, or that come after it, are counted lost here (model/losses.h),
+// whichever thread wrote, so the graph says what the file lacks (store/incomplete.h).
 //
 // Compressed files (PROVIO_COMPRESS=zstd, "<stem>.ttl.zst"): each write() becomes one zstd frame
 // (store/frame_compressor.h), so a killed process's file keeps every frame written whole. The
@@ -15,12 +17,14 @@
 // a write() on another thread copies its bytes to `pending_` and queues the file; the writer
 // compresses what is pending as one frame and writes it. Only when the writer cannot take the job,
 // and at process exit (set_write_through), does the calling thread compress, its file's pending
-// bytes first, so a file's frames keep the order of its writes.
+// bytes first, so a file's frames keep the order of its writes. A write's events travel with its
+// bytes: a frame that cannot be written counts as lost the events of every write it holds.
 #pragma once
 
 #include <sys/types.h>
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -45,12 +49,14 @@ class OutputFile {
   bool is_open() const { return created_ && !failed(); }
   bool failed() const { return failed_.load(std::memory_order_acquire); }
   // Why the file went quiet: the free-space reserve, or an error.
-  Loss failure() const { return failure_; }
+  Loss failure() const { return failure_.load(std::memory_order_acquire); }
   const std::string& path() const { return path_; }
 
-  // Appends all of `data` (a compressed file: queues it for the writer thread); false (and the
-  // sticky error) if it could not.
-  bool write(std::string_view data);
+  // Appends all of `data`, the text of `events` recorded events (a compressed file: queues it for
+  // the writer thread); false (and the sticky error) if it could not. Events whose text does not
+  // reach the file are counted lost for failure(), now or when the writer thread fails to write
+  // them; the caller counts nothing more.
+  bool write(std::string_view data, std::uint64_t events = 0);
   // Fork child: the file stays the parent's; this object forgets it without writing.
   void abandon();
   // Writer thread (background_writer.h): compresses and writes the pending bytes as one frame.
@@ -63,26 +69,33 @@ class OutputFile {
 
  private:
   // Compresses the pending bytes and `data` into one frame and writes it, on this thread.
-  bool write_frame_now(std::string_view data);
+  bool write_frame_now(std::string_view data, std::uint64_t events);
+  // Compresses `plain` (the text of `events` events) into one frame and writes it; the events are
+  // lost if it cannot. The caller holds write_mutex_.
+  bool write_frame(const std::string& plain, std::uint64_t events);
+  // Counts `events` lost for failure().
+  void lose(std::uint64_t events) const;
   // Appends bytes as they are; false (and the sticky error) if it could not.
   bool append(std::string_view data);
-  // A descriptor of this object's file opened for appending, or -1 (sticky error set).
-  int reopen();
+  // A descriptor of this object's file opened for appending (`size`: the file's size), or -1
+  // (sticky error set).
+  int reopen(off_t& size);
   void fail(const char* what, int err);
 
   bool created_ = false;
-  std::atomic<bool> failed_{false};  // set by whichever thread writes (sticky)
-  Loss failure_ = Loss::kOutputFailed;
+  std::atomic<bool> failed_{false};                 // set by whichever thread writes (sticky)
+  std::atomic<Loss> failure_{Loss::kOutputFailed};  // set before failed_
   bool compressed_ = false;
   dev_t dev_ = 0;
   ino_t ino_ = 0;
   std::string path_;
 
-  std::mutex write_mutex_;         // held while a frame is compressed and written
-  std::mutex pending_mutex_;       // held only to add to or take `pending_`
-  std::string pending_;            // bytes written but not yet compressed; guarded by pending_mutex_
-  bool queued_ = false;            // a writer job will take `pending_`; guarded by pending_mutex_
-  std::atomic<unsigned> jobs_{0};  // writer jobs queued or running for this file
+  std::mutex write_mutex_;            // held while a frame is compressed and written
+  std::mutex pending_mutex_;          // held only to add to or take `pending_`
+  std::string pending_;               // bytes written but not yet compressed; guarded by pending_mutex_
+  std::uint64_t pending_events_ = 0;  // the events whose text is in pending_; guarded by pending_mutex_
+  bool queued_ = false;               // a writer job will take `pending_`; guarded by pending_mutex_
+  std::atomic<unsigned> jobs_{0};     // writer jobs queued or running for this file
 };
 
 }  // namespace provio::store

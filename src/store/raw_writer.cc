@@ -225,8 +225,8 @@ void RawWriter::write_end_time() {
   Turtle(out_).iri(model::identity().exec_iri).name("provio:endTime").time(model::clock::wall_ns()).end();
 }
 
-void RawWriter::write_out() {
-  file_.write(out_);
+void RawWriter::write_out(std::uint64_t events) {
+  file_.write(out_, events);
   out_.clear();
   if (out_.capacity() > 4 * kWriteChunk) out_.shrink_to_fit();  // one huge statement: give it back
 }

@@ -58,8 +58,10 @@ class RawWriter {
   // The losses counted since the last flush (store/incomplete.h), and the program's end time.
   void write_losses();
   void write_end_time();
-  // Writes the text to the file and empties it / empties it without writing.
-  void write_out();
+  // Writes the text (the end of a flush of `events` events) to the file and empties it; the file
+  // counts the events lost if their text does not reach it (output_file.h).
+  void write_out(std::uint64_t events);
+  // Empties the text without writing it.
   void discard() { out_.clear(); }
 
   bool failed() const { return file_.failed(); }

@@ -204,11 +204,12 @@ void ThreadLog::write_handed_off() {
   if (ready) writer_.write_traces(spare_.get(), spare_used_);
   // Formatted even when the file has failed: the bank must be emptied for the next hand-off.
   if (records_ && records_->handed_off()) records_->write_handed_off(writer_.out(), writer_.record_context());
-  if (ready)
-    writer_.write_out();
-  else
+  if (ready) {
+    writer_.write_out(pending);  // counts them lost if they cannot be written, now or on the writer thread
+  } else {
     writer_.discard();
-  if (writer_.failed()) count_loss(writer_.failure(), pending);
+    count_loss(writer_.failure(), pending);
+  }
   spare_used_ = 0;
   in_flight_.store(false, std::memory_order_release);
 }
@@ -238,8 +239,7 @@ void ThreadLog::flush_locked(bool closing) {
   if (records_ && !records_->empty()) records_->write_all(writer_.out(), writer_.record_context());
   writer_.write_losses();
   if (closing) writer_.write_end_time();
-  writer_.write_out();
-  if (writer_.failed()) count_loss(writer_.failure(), pending);
+  writer_.write_out(pending);  // counts them lost if they cannot be written, now or on the writer thread
 }
 
 }  // namespace provio::store

@@ -14,6 +14,7 @@ mode: posix=<preload library> | vol=<plugin dir> | vol=<plugin dir>,posix=<prelo
     --merge TOOL       check --incomplete on what prov-merge TOOL makes of the files (it adds the
                        marks of runs that ended without their final flush)
     --log TEXT         provio's messages (PROVIO_LOG, set to a file by this script) contain TEXT
+    --log-once TEXT    ... exactly once (a failure reported once, not per write)
     --launcher         the program is an MPI launcher: stderr is not compared (it carries the
                        launcher's own reports, which vary between runs even without provio: Open
                        MPI's MPI_Abort report races its help-message delivery)
@@ -61,7 +62,7 @@ def tree(work):
 
 def parse_args(args):
     opts = {"env": [], "vol_options": "", "base": None, "expect": [], "reject": [], "incomplete": [], "log": [],
-            "merge": None, "launcher": False, "timeout": 60}
+            "log_once": [], "merge": None, "launcher": False, "timeout": 60}
     while args and args[0].startswith("--"):
         key = args.pop(0)[2:].replace("-", "_")
         if key == "launcher":
@@ -121,6 +122,9 @@ def check_provenance(prov, work, opts, log):
     for t in opts["log"]:
         if t not in log:
             fail("provio's messages lack %r: %r" % (t, log))
+    for t in opts["log_once"]:
+        if log.count(t) != 1:
+            fail("provio's messages hold %r %d times, not once: %r" % (t, log.count(t), log))
     return len(ttl)
 
 

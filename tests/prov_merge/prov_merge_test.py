@@ -445,6 +445,55 @@ def case_bad_input():
     assert f"prov-merge: {d}/nope: cannot open: No such file or directory" in p.stderr.splitlines(), p.stderr
 
 
+def case_damaged_frame():
+    """A frame damaged on disk in the middle of a compressed raw file costs that frame alone: the
+    statements of the frames before and after it are merged, the damaged bytes are reported with
+    their offsets, exit status 2 (docs/format.md, "Compressed raw files")."""
+    d = work("damaged_frame")
+    raw = os.path.join(d, "raw")
+    record(raw, "--threads", 1, "--events", 2, "--flushes", 6, "--write", os.path.join(d, "data.h5"),
+           "--read", os.path.join(d, "in.dat"))
+    [src] = raw_files(raw)
+    assert src.endswith(".ttl.zst"), src
+    with open(src, "rb") as f:
+        data = f.read()
+    frames, cut = zstd_raw.split(data)
+    assert cut is None and len(frames) >= 5, (len(frames), cut)
+    k = len(frames) // 2
+    at, bad = frames[k]
+    end = at + len(bad)
+    damaged = bytearray(data)
+    for i in range(at + len(bad) // 3, at + len(bad) // 2):
+        damaged[i] ^= 0x5A
+
+    def put(name, content):
+        os.makedirs(os.path.join(d, name))
+        path = os.path.join(d, name, os.path.basename(src))
+        with open(path, "wb") as f:
+            f.write(content)
+        return path
+
+    bad_path = put("damaged", bytes(damaged))
+    put("without", data[:at] + data[end:])  # what the reader should make of it: the frame left out
+    put("before", data[:at])
+    out = {name: os.path.join(d, name + ".nt") for name in ("damaged", "without", "before")}
+    p = merge(os.path.dirname(bad_path), "-f", "ntriples", "-o", out["damaged"], expect=2)
+    msgs = [l for l in p.stderr.splitlines() if "triples/s" not in l and "damaged or skipped" not in l]
+    want = f"prov-merge: {bad_path}: damaged zstd data at bytes {at}-{end - 1} skipped ("
+    assert [m for m in msgs if m.startswith(want)], "messages:\n" + "\n".join(msgs) + "\nexpected: " + want
+    assert msgs[-1].endswith("; the frames after it are kept"), msgs
+    merge(os.path.join(d, "before"), "-f", "ntriples", "-o", out["before"])
+    # (later frames may use a prefix the left-out frame declared: both merges then report it)
+    merge(os.path.join(d, "without"), "-f", "ntriples", "-o", out["without"], expect=None)
+    got, without, before = (parse(out[n], "nt") for n in ("damaged", "without", "before"))
+    assert_same(got, without, "merge of the damaged file vs the file without the damaged frame")
+    # the parts of the flushes after the damaged one are folded in: 2 writes per flush, 6 flushes,
+    # less the damaged frame's
+    [(count, _, _)] = activity_measures(got, "H5Dwrite").values()
+    [(count_before, _, _)] = activity_measures(before, "H5Dwrite").values()
+    assert count == 2 * 6 - 2 and count_before < count, (count, count_before, len(frames), k)
+
+
 def case_cli():
     """--help, misuse, and a failing output."""
     p = merge("--help")

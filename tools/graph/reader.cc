@@ -48,7 +48,10 @@ std::string_view content_name(std::string_view path) {
 class ChunkReader {
  public:
   // "-" is standard input; anything but a regular file is refused (graph/input.h).
-  explicit ChunkReader(const std::string& path) : owned_(path != "-") { fd_ = open_input(path, open_error_); }
+  // `growing`: the writer may still be at it, a frame cut at the end is not damage.
+  ChunkReader(const std::string& path, bool growing) : owned_(path != "-"), growing_(growing) {
+    fd_ = open_input(path, open_error_);
+  }
   ~ChunkReader() {
     if (fd_ >= 0 && owned_) ::close(fd_);
   }
@@ -62,8 +65,13 @@ class ChunkReader {
   // call, which costs more than parsing a small file.)
   long read_into(std::string& buf) {
     std::size_t before = buf.size();
-    while (!ended_) {
+    while (true) {
       long n = read_raw();
+      if (n == 0 && frames_ && !finished_) {  // an unfinished last frame may hide later ones
+        finished_ = true;
+        frames_->finish(buf, growing_);
+        return static_cast<long>(buf.size() - before);
+      }
       if (n <= 0) return n;
       std::string_view raw(scratch_.get(), static_cast<std::size_t>(n));
       if (first_) {
@@ -74,22 +82,20 @@ class ChunkReader {
         buf.append(raw);
         return n;
       }
-      // A damaged frame: the frames before it are kept, the rest is unreadable (damage() says why).
-      if (!frames_->feed(raw, buf)) ended_ = true;
+      // Damaged bytes are skipped, the frames after them kept (damage() says which).
+      frames_->feed(raw, buf);
       if (buf.size() > before) return static_cast<long>(buf.size() - before);
     }
-    return 0;
   }
   int error() const { return errno_; }
-  // At the end of a compressed file: what was lost of it (a frame cut or damaged), or empty.
-  // `growing`: the writer may still be at it, a frame cut at the end is not damage.
-  std::string damage(bool growing) const {
+  // At the end of a compressed file: what was lost of it (damaged ranges, a cut last frame).
+  std::vector<std::string> damage() const {
     if (!frames_) return {};
-    if (!frames_->what().empty()) return frames_->what() + "; rest of file dropped";
-    if (frames_->cut() && !growing)
-      return "truncated zstd frame at byte " + std::to_string(frames_->frame_offset()) +
-             " dropped (file ends mid-frame)";
-    return {};
+    std::vector<std::string> lost = frames_->damage();
+    if (frames_->cut())
+      lost.push_back("truncated zstd frame at byte " + std::to_string(frames_->cut_offset()) +
+                     " dropped (file ends mid-frame)");
+    return lost;
   }
 
  private:
@@ -104,10 +110,11 @@ class ChunkReader {
   }
 
   bool owned_;
+  bool growing_;
   int fd_ = -1;
   int errno_ = 0;
   bool first_ = true;
-  bool ended_ = false;  // a damaged frame ended what can be read
+  bool finished_ = false;  // the end of a compressed file was seen
   std::string open_error_;
   std::unique_ptr<char[]> scratch_;
   std::unique_ptr<ZstdFrames> frames_;
@@ -339,7 +346,7 @@ void read_one(const std::string& path, const std::string& blank_prefix, Graph& g
               FileReport& report, bool force_raptor, bool growing) {
   FileContext ctx{&path, &graph, {}, blank_prefix};
   ctx.growing = growing;
-  ChunkReader in(path);
+  ChunkReader in(path, growing);
   if (!in.open_error().empty()) {
     ctx.report.damaged = true;
     ctx.message(0, 0, in.open_error());
@@ -355,7 +362,7 @@ void read_one(const std::string& path, const std::string& blank_prefix, Graph& g
   if (n < 0) {
     read_error(0);
   } else if (n == 0) {
-    if (!growing && in.damage(growing).empty()) {  // a growing file may just have been created
+    if (!growing && in.damage().empty()) {  // a growing file may just have been created
       ctx.report.damaged = true;
       ctx.message(0, 0, "empty file");
     }
@@ -445,7 +452,7 @@ void read_one(const std::string& path, const std::string& blank_prefix, Graph& g
       return !done;
     });
   }
-  if (std::string lost = in.damage(growing); !lost.empty()) {
+  for (const std::string& lost : in.damage()) {
     ctx.report.damaged = true;
     ctx.message(0, 0, lost);
   }
