@@ -60,22 +60,28 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-# --- Oxigraph --------------------------------------------------------------------------------
+# --- Oxigraph and sparqljs -------------------------------------------------------------------
 # prov-query's SPARQL 1.1 engine (tools/query/oxigraph.h, docs/sparql.md) and the second SPARQL
 # server of the store-server tests besides Virtuoso (tests/store_server/oxigraph_front.js):
-# Oxigraph's JavaScript bindings under node. The build finds them here (PROVIO_OXIGRAPH_DIR). npm
-# comes with some builds of nodejs and is Debian's package `npm` otherwise.
-oxigraph_version=0.5.11
+# Oxigraph's JavaScript bindings under node, and sparqljs, the SPARQL parser that tells prov-query
+# which triples a query can match. The build finds them here (PROVIO_OXIGRAPH_DIR), installed
+# together (one npm install: a later one would remove the other as extraneous). npm comes with
+# some builds of nodejs and is Debian's package `npm` otherwise.
+oxigraph_packages=(oxigraph@0.5.11 sparqljs@3.7.4)
 oxigraph_dir=$cache/oxigraph
-if [ ! -f "$oxigraph_dir/node_modules/oxigraph/package.json" ] ||
-   ! grep -q "\"version\": \"$oxigraph_version\"" "$oxigraph_dir/node_modules/oxigraph/package.json"; then
+oxigraph_missing=
+for package in "${oxigraph_packages[@]}"; do
+  json=$oxigraph_dir/node_modules/${package%@*}/package.json
+  [ -f "$json" ] && grep -q "\"version\": \"${package#*@}\"" "$json" || oxigraph_missing=1
+done
+if [ -n "$oxigraph_missing" ]; then
   command -v npm >/dev/null ||
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >&2 || true
-  log "installing the oxigraph $oxigraph_version npm package into $oxigraph_dir"
+  log "installing the npm packages ${oxigraph_packages[*]} into $oxigraph_dir"
   mkdir -p "$oxigraph_dir"
   (cd "$oxigraph_dir" && npm install --no-save --no-package-lock --no-audit --no-fund \
-     "oxigraph@$oxigraph_version" >&2) ||
-    { log "oxigraph could not be installed into $oxigraph_dir: prov-query sparql needs it"; exit 1; }
+     "${oxigraph_packages[@]}" >&2) ||
+    { log "${oxigraph_packages[*]} could not be installed into $oxigraph_dir: prov-query sparql needs them"; exit 1; }
 fi
 
 # --- HDF5 -------------------------------------------------------------------------------------

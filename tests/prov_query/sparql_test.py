@@ -124,6 +124,17 @@ QUERIES = {
     "ASK": ("""ASK { ?p a provio:Program }""", False),
     "CONSTRUCT": ("""CONSTRUCT { ?e <urn:test:writer> ?p } WHERE {
         ?e prov:wasGeneratedBy/prov:wasAssociatedWith/prov:actedOnBehalfOf ?p }""", False),
+    # What prov-query sends the engine: only the triples whose predicates the query names, or every
+    # triple where any may matter (tools/query/oxigraph_query.js, predicates()). Each case below
+    # gives other rows if that choice is wrong.
+    "variable predicate": ("""SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p""", False),
+    "zero-length path from a constant": (f"""SELECT ?x WHERE {{ <{OUT}> prov:actedOnBehalfOf* ?x }}""", False),
+    "zero-length path on VALUES": (f"""SELECT ?x WHERE {{ VALUES ?x {{ <{OUT}> }} ?x provio:none? ?x }}""", False),
+    "zero-or-more after a step": ("""SELECT ?f ?x WHERE {
+        ?f a provio:File ; prov:wasGeneratedBy/prov:wasAssociatedWith/prov:actedOnBehalfOf* ?x }""", False),
+    "negated property set": ("""SELECT (COUNT(*) AS ?n) WHERE { ?s !(rdf:type|prov:used) ?o }""", False),
+    "EXISTS in a FILTER": ("""SELECT ?f WHERE { ?f a provio:File FILTER EXISTS { ?f prov:wasGeneratedBy ?a } }""",
+                           False),
 }
 
 
@@ -229,6 +240,37 @@ for name, (text, ordered) in QUERIES.items():
 for form, source in INPUTS.items():
     check(answer("SELECT ?a WHERE { ?a prov:generated ?e }", source) == [],
           f"prov:generated found on the {form}: SPARQL must see the merged graph")
+
+# DESCRIBE names no predicate but answers with the resource's triples, whatever their predicates.
+got = answer(f"DESCRIBE <{OUT}>", merged)
+described = {(p_, o) for s_, p_, o in got if s_ == norm(OUT)} if not isinstance(got, str) else got
+want = {(norm(p_), norm(o)) for p_, o in graph.predicate_objects(OUT)}
+check(want and described == want, f"DESCRIBE: {str(described)[:600]}\n  rdflib: {str(want)[:600]}")
+
+# The triples the engine is sent, seen by a node that copies its standard input to a file: a
+# query naming its predicates gets only the triples with them, one with a variable predicate all.
+fed = os.path.join(d, "fed.nt")
+tee_node = os.path.join(d, "tee-node")
+with open(tee_node, "w") as f:
+    f.write(f"#!/bin/sh\ntee {fed} | node \"$@\"\n")  # the shell waits for tee too
+os.chmod(tee_node, 0o755)
+
+
+def fed_predicates(text):
+    p = run([args.prov_query, "sparql", "-q", "-e", text, merged], env={"PROVIO_NODE": tee_node})
+    assert p.returncode == 0, p.stderr
+    with open(fed, "rb") as f:
+        header = f.readline()  # the query's length; the query; then the graph (oxigraph_query.js)
+        triples = f.read()[int(header):].decode().splitlines()
+    return len(triples), {line.split(" ")[1] for line in triples}
+
+
+sums = {rdflib.URIRef("http://www.w3.org/ns/provio#" + n) for n in ("api", "bytes", "count")}
+n, preds = fed_predicates(QUERIES["two SUMs in one GROUP BY"][0])
+check(n == sum(1 for _, p_, _ in graph if p_ in sums) and preds == {f"<{p_}>" for p_ in sums},
+      f"two SUMs: the engine was sent {n} triples with {sorted(preds)}")
+n, preds = fed_predicates("SELECT * WHERE { ?s ?p ?o }")
+check(n == len(graph), f"variable predicate: the engine was sent {n} of {len(graph)} triples")
 
 # A query the engine refuses: exit 1, the engine's message at the user's own line and column.
 p = run([args.prov_query, "sparql", "-e", "SELECT ?x WHERE {\n  ?x ?y }", merged])

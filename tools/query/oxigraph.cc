@@ -17,6 +17,8 @@
 #include <regex>
 #include <vector>
 
+#include "graph/terms.h"
+
 extern char** environ;
 
 namespace provio::query {
@@ -59,19 +61,28 @@ std::string in_user_lines(const std::string& message, int prefix_lines) {
   return std::to_string(line > 0 ? line : 1) + ":" + m[2].str() + ": " + m.suffix().str();
 }
 
-// What is written to the driver: the header and query, then the graph as N-Triples, a round at a time.
+// What is written to the driver: the header and query; then, once the driver has said which
+// predicates the query can match (start()), the graph's triples with those predicates (all of
+// them if it said "all") as N-Triples, a round at a time.
 class Feed {
  public:
   Feed(const rdf::Graph& g, std::string_view query) : g_(g) {
     buf_ = std::to_string(query.size()) + "\n";
     buf_.append(query);
   }
-  // The bytes still to write; refilled when drained. Empty at the end.
+  // Nothing to write until start() is called?
+  bool waiting() const { return !started_ && off_ == buf_.size(); }
+  // The bytes still to write; refilled when drained. Empty at the end (or while waiting()).
   std::string_view pending() {
-    if (off_ == buf_.size()) fill();
+    if (off_ == buf_.size() && started_) fill();
     return std::string_view(buf_).substr(off_);
   }
   void wrote(std::size_t n) { off_ += n; }
+  // `keep[p]`: the triples with predicate p are sent; an empty `keep` sends every triple.
+  void start(std::vector<bool> keep) {
+    keep_ = std::move(keep);
+    started_ = true;
+  }
 
  private:
   void fill() {
@@ -80,6 +91,7 @@ class Feed {
     const auto& ts = g_.triples();
     for (; next_ < ts.size() && buf_.size() < kFeedBytes; ++next_) {
       const rdf::Triple& t = ts[next_];
+      if (!keep_.empty() && !keep_[t.p]) continue;
       buf_.append(g_.terms[t.s]).append(" ").append(g_.terms[t.p]).append(" ");
       buf_.append(g_.terms[t.o]).append(" .\n");
     }
@@ -88,7 +100,39 @@ class Feed {
   std::string buf_;
   std::size_t off_ = 0;
   std::size_t next_ = 0;
+  bool started_ = false;
+  std::vector<bool> keep_;
 };
+
+// The driver's first lines (oxigraph_query.js): "all", or "only N" and N predicate IRIs. Takes
+// them off the front of `out` once complete (true) and sets `keep` (empty for all triples) by
+// the graph's term ids; false while incomplete.
+Status take_selection(const rdf::Graph& g, std::string& out, bool& complete, std::vector<bool>& keep) {
+  complete = false;
+  std::size_t eol = out.find('\n');
+  if (eol == std::string::npos) return Status::success();
+  std::string_view first(out.data(), eol);
+  std::size_t pos = eol + 1;
+  keep.clear();
+  if (first != "all") {
+    if (first.substr(0, 5) != "only " || first.size() == 5)
+      return Status::error("SPARQL engine: unexpected answer '" + std::string(first.substr(0, 80)) + "'");
+    unsigned long n = std::strtoul(std::string(first.substr(5)).c_str(), nullptr, 10);
+    keep.assign(g.terms.size(), false);
+    std::string term;
+    for (unsigned long i = 0; i < n; ++i, pos = eol + 1) {
+      eol = out.find('\n', pos);
+      if (eol == std::string::npos) return Status::success();
+      term.clear();
+      rdf::append_iri(term, std::string_view(out).substr(pos, eol - pos));
+      rdf::TermId id = g.terms.find(term);
+      if (id != rdf::kNoTerm) keep[id] = true;
+    }
+  }
+  out.erase(0, pos);
+  complete = true;
+  return Status::success();
+}
 
 struct Pipe {
   int fd[2] = {-1, -1};
@@ -120,12 +164,17 @@ class NoSigpipe {
 };
 
 // Feeds the driver's stdin (in.fd[1]) and drains its stdout and stderr (out.fd[0], err.fd[0])
-// until both close; closes each end when done with it.
-Status exchange(Feed& feed, Pipe& in, Pipe& out, Pipe& err, std::string& body, std::string& errors) {
+// until both close; closes each end when done with it. The graph goes out once the driver's
+// stdout said which of it to send.
+Status exchange(const rdf::Graph& g, Feed& feed, Pipe& in, Pipe& out, Pipe& err, std::string& body,
+                std::string& errors) {
   ::fcntl(in.fd[1], F_SETFL, ::fcntl(in.fd[1], F_GETFL) | O_NONBLOCK);
   char buf[1 << 16];
+  std::string selection;
+  bool selected = false;
   while (out.fd[0] >= 0 || err.fd[0] >= 0) {
-    pollfd p[3] = {{in.fd[1], POLLOUT, 0}, {out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}};
+    pollfd p[3] = {
+        {feed.waiting() ? -1 : in.fd[1], POLLOUT, 0}, {out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}};
     if (::poll(p, 3, -1) < 0) {
       if (errno == EINTR) continue;
       return Status::error(std::string("SPARQL engine: poll: ") + std::strerror(errno));
@@ -140,10 +189,19 @@ Status exchange(Feed& feed, Pipe& in, Pipe& out, Pipe& err, std::string& body, s
     for (int i : {1, 2}) {
       if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLERR | POLLHUP))) continue;
       ssize_t n = ::read(p[i].fd, buf, sizeof buf);
-      if (n > 0)
+      if (n > 0 && i == 1 && !selected) {
+        selection.append(buf, static_cast<std::size_t>(n));
+        std::vector<bool> keep;
+        if (Status s = take_selection(g, selection, selected, keep); !s.ok) return s;
+        if (selected) {
+          feed.start(std::move(keep));
+          body.append(selection);
+        }
+      } else if (n > 0) {
         (i == 1 ? body : errors).append(buf, static_cast<std::size_t>(n));
-      else if (n == 0 || errno != EINTR)
+      } else if (n == 0 || errno != EINTR) {
         (i == 1 ? out : err).close_end(0);
+      }
     }
   }
   in.close_end(1);
@@ -155,10 +213,12 @@ Status exchange(Feed& feed, Pipe& in, Pipe& out, Pipe& err, std::string& body, s
 Status oxigraph_query(const rdf::Graph& graph, std::string_view query, int prefix_lines, std::string& body) {
   std::string node = setting("PROVIO_NODE", kOxigraphNode);
   std::string modules = setting("PROVIO_OXIGRAPH_DIR", kOxigraphDir) + "/node_modules";
-  if (!exists(modules + "/oxigraph/package.json"))
-    return Status::error("SPARQL needs Oxigraph's JavaScript package, not found in " + modules +
-                         " (run scripts/setup.sh, or set PROVIO_OXIGRAPH_DIR to the directory holding "
-                         "node_modules/oxigraph)");
+  for (const auto& [package, what] : {std::pair{"oxigraph", "Oxigraph's JavaScript package (the engine)"},
+                                      std::pair{"sparqljs", "the SPARQL parser sparqljs"}})
+    if (!exists(modules + "/" + package + "/package.json"))
+      return Status::error(std::string("SPARQL needs ") + what + ", not found in " + modules +
+                           " (run scripts/setup.sh, or set PROVIO_OXIGRAPH_DIR to the directory holding "
+                           "node_modules/oxigraph and node_modules/sparqljs)");
   Pipe in, out, err;
   if (::pipe2(in.fd, O_CLOEXEC) != 0 || ::pipe2(out.fd, O_CLOEXEC) != 0 || ::pipe2(err.fd, O_CLOEXEC) != 0)
     return Status::error(std::string("SPARQL engine: pipe: ") + std::strerror(errno));
@@ -186,7 +246,7 @@ Status oxigraph_query(const rdf::Graph& graph, std::string_view query, int prefi
   Status s;
   {
     NoSigpipe guard;
-    s = exchange(feed, in, out, err, body, errors);
+    s = exchange(graph, feed, in, out, err, body, errors);
   }
   in.close_end(1);  // a failed exchange() may leave them open: the driver then sees EOF
   out.close_end(0);
