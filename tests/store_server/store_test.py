@@ -191,10 +191,7 @@ def case_questions():
                   ["sparql", "-e", "SELECT ?api (SUM(?b) AS ?bytes) (SUM(?c) AS ?calls) WHERE { "
                    "?a provio:api ?api ; provio:bytes ?b ; provio:count ?c } GROUP BY ?api"]]
     shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "share", "provio", "queries")
-    # Virtuoso 7 answers checkpoint-config.rq's UNION of the two kinds of load with no rows (each
-    # kind alone has its rows) and takes minutes over the whole query: Oxigraph's server only.
-    questions += [["sparql", os.path.join(shipped, rq)] for rq in sorted(os.listdir(shipped))
-                  if args.engine == "oxigraph" or rq != "checkpoint-config.rq"]
+    questions += [["sparql", os.path.join(shipped, rq)] for rq in sorted(os.listdir(shipped))]
     questions += [["objects", "many.h5"], ["select", "--filter", "file=~many", "--sort", "-bytes", "--limit", "5"]]
     questions += [["objects", "attrs.h5"]]
     # select's aggregates over groupable fields are summed by the server (min, max, mean too).
