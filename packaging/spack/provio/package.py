@@ -33,7 +33,7 @@ class Provio(CMakePackage):
     depends_on("googletest", type=("build", "test"))
     depends_on("graphviz", type="run")
     # prov-query sparql's engine: Oxigraph's npm package under node (docs/sparql.md). Spack has no
-    # package for it: `npm install oxigraph@0.5.11` into a directory and give it at configure
+    # package for it: `npm install oxigraph@0.5.11 sparqljs@3.7.4` into a directory and give it at configure
     # time (-DPROVIO_OXIGRAPH_DIR) or at run time ($PROVIO_OXIGRAPH_DIR).
     depends_on("node-js", type="run")
     depends_on("python@3.9:", type=("build", "run"), when="+python")
