@@ -72,9 +72,10 @@ void Terms::grow() {
   ZeroArray<Slot> t(n);
   std::size_t mask = n - 1;
   for (std::uint32_t id = 0; id < views_.size(); ++id) {
-    std::size_t i = hashes_[id] & mask;
+    std::uint64_t h = hash_text(views_[id]);  // recomputed: keeping it cost 8 bytes a term
+    std::size_t i = h & mask;
     while (t[i].id1) i = (i + 1) & mask;
-    t[i] = Slot{id + 1, static_cast<std::uint32_t>(hashes_[id] >> 32)};
+    t[i] = Slot{id + 1, static_cast<std::uint32_t>(h >> 32)};
   }
   table_ = std::move(t);
 }
@@ -101,7 +102,6 @@ TermId Terms::intern(std::string_view text) {
   }
   auto id = static_cast<TermId>(views_.size());
   views_.push_back(store(text));
-  hashes_.push_back(h);
   table_[i] = Slot{id + 1, tag};
   return id;
 }

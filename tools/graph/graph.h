@@ -75,7 +75,6 @@ class Terms {
   std::size_t block_left_ = 0;
   char* block_pos_ = nullptr;
   std::vector<std::string_view> views_;
-  std::vector<std::uint64_t> hashes_;
   // Open addressing, load <= 1/2: id + 1 (0 = empty) and 32 bits of the hash, compared before
   // the text so a probe rarely touches the strings.
   struct Slot {
@@ -112,6 +111,13 @@ class Graph {
         std::remove_if(triples_.begin(), triples_.end(), [&](const Triple& t) { return !keep(t); }),
         triples_.end());
     table_.clear();
+  }
+
+  // For a graph that is read from now on (navigation, writing): frees the duplicate-finding table
+  // and the triple vector's spare capacity. Adding still works (the table is rebuilt).
+  void shrink() {
+    table_.clear();
+    triples_.shrink_to_fit();
   }
 
   // Adds every triple of `other` (the union).
