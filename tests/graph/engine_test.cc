@@ -416,6 +416,40 @@ TEST(MergeGraph, SerializeRoundTripAndMerge) {
   EXPECT_EQ(ntriples(c), ntriples(a));
 }
 
+// The duplicate table indexes the triple vector: whatever reorders or shrinks the vector (filter,
+// sort, shrink) must leave adds and lookups finding exactly the triples kept.
+TEST(MergeGraph, FilterSortAndShrinkKeepFindingDuplicates) {
+  Graph g;
+  const int n = 5000;  // past the first table sizes: grown several times
+  for (int i = 0; i < n; ++i)
+    g.add("<urn:s" + std::to_string(i % 97) + ">", "<urn:p" + std::to_string(i % 7) + ">",
+          "\"" + std::to_string(i) + "\"");
+  ASSERT_EQ(g.size(), static_cast<std::size_t>(n));
+  std::vector<Triple> before = g.sorted();
+  g.filter([&](const Triple& t) { return g.terms[t.o][1] != '1'; });  // drops "1…"
+  std::size_t kept = g.size();
+  EXPECT_LT(kept, static_cast<std::size_t>(n));
+  for (auto step : {0, 1, 2}) {
+    if (step == 1) g.sort();
+    if (step == 2) g.shrink();
+    EXPECT_EQ(g.is_sorted(), step > 0);
+    if (step > 0) {
+      std::vector<Triple> copy;
+      EXPECT_EQ(&g.in_order(copy), &g.triples());
+      EXPECT_TRUE(std::equal(g.triples().begin(), g.triples().end(), g.sorted().begin()));
+    }
+    for (const Triple& t : before) {
+      bool present = g.terms[t.o][1] != '1';
+      EXPECT_EQ(g.contains(t), present) << g.terms[t.o];
+    }
+  }
+  for (const Triple& t : before) EXPECT_EQ(g.add(t.s, t.p, t.o), g.terms[t.o][1] == '1');
+  EXPECT_EQ(g.size(), static_cast<std::size_t>(n));
+  EXPECT_FALSE(g.is_sorted());
+  std::vector<Triple> copy;
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), g.in_order(copy).begin()));
+}
+
 TEST(MergeWriter, TurtleReadsBackAsTheSameGraph) {
   TempDir dir;
   Graph g;

@@ -108,6 +108,15 @@ struct Values {
   }
 };
 
+// Whether `lexical` reads as measure `m` (as Values::add reads it), for a node whose values are
+// not kept.
+bool readable(Measure m, std::string_view lexical) {
+  if (is_number(m)) return parse_u64(lexical).has_value();
+  if (m == kElapsed) return parse_seconds_ns(lexical).has_value();
+  if (m == kStart || m == kEnd) return parse_datetime_us(lexical).has_value();
+  return true;
+}
+
 // Flush number of part `part` of activity `act`: its IRI is "<act>/p<n>". 0 if it is not.
 std::uint64_t part_number(std::string_view act, std::string_view part) {
   std::string_view a = iri_body(act), p = iri_body(part);
@@ -164,14 +173,31 @@ FoldResult fold_parts(Graph& graph) {
     }
   }
 
-  std::unordered_map<TermId, Values> values;  // parts and activities with measures
+  // Values are kept only for the nodes the fold reads them of: parts, activities with parts, and
+  // activities with a measure given twice (overlapping merged graphs). At trace level that is
+  // none of millions of activities, whose Values (~400 bytes each) were most of the peak memory.
+  static_assert(kMeasures < 31, "a measure mask per term");
+  constexpr std::uint32_t kTwice = 1u << 31;
+  std::vector<std::uint32_t> seen_mask(graph.terms.size());
+  for (const Triple& t : graph.triples()) {
+    int m = measure_of(t.p);
+    if (m < 0) continue;
+    std::uint32_t& mask = seen_mask[t.s];
+    if (mask & (1u << m)) mask |= kTwice;
+    mask |= 1u << m;
+  }
+  auto keeps_values = [&](TermId s) { return (seen_mask[s] & kTwice) || part_of.count(s) || parts.count(s); };
+
+  std::unordered_map<TermId, Values> values;  // the nodes keeps_values() names
   std::vector<Triple> unreadable;
   std::size_t bad_values = 0;
   for (const Triple& t : graph.triples()) {
     int m = measure_of(t.p);
     if (m < 0) continue;
     auto lit = parse_literal(graph.terms[t.o]);
-    if (!lit || !values[t.s].add(static_cast<Measure>(m), lit->lexical, t.o)) {
+    bool read = lit && (keeps_values(t.s) ? values[t.s].add(static_cast<Measure>(m), lit->lexical, t.o)
+                                          : readable(static_cast<Measure>(m), lit->lexical));
+    if (!read) {
       if (bad_values++ == 0) {
         result.messages.push_back("cannot read measure " + std::string(graph.terms[t.o]) + " of " +
                                   std::string(graph.terms[t.s]) + "; kept as it is");

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <stdexcept>
 #include <type_traits>
 
 #include "graph/bytes.h"
@@ -71,9 +72,10 @@ void Terms::grow() {
   ZeroArray<Slot> t(n);
   std::size_t mask = n - 1;
   for (std::uint32_t id = 0; id < views_.size(); ++id) {
-    std::size_t i = hashes_[id] & mask;
+    std::uint64_t h = hash_text(views_[id]);  // recomputed: keeping it cost 8 bytes a term
+    std::size_t i = h & mask;
     while (t[i].id1) i = (i + 1) & mask;
-    t[i] = Slot{id + 1, static_cast<std::uint32_t>(hashes_[id] >> 32)};
+    t[i] = Slot{id + 1, static_cast<std::uint32_t>(h >> 32)};
   }
   table_ = std::move(t);
 }
@@ -100,41 +102,59 @@ TermId Terms::intern(std::string_view text) {
   }
   auto id = static_cast<TermId>(views_.size());
   views_.push_back(store(text));
-  hashes_.push_back(h);
   table_[i] = Slot{id + 1, tag};
   return id;
 }
 
-void Graph::grow() {
-  std::size_t n = table_.empty() ? 1024 : table_.size() * 2;
-  ZeroArray<Slot> t(n);
-  std::size_t mask = n - 1;
-  for (const Triple& x : triples_) {
-    std::size_t i = hash_triple(x.s, x.p, x.o) & mask;
-    while (t[i].full) i = (i + 1) & mask;
-    t[i] = Slot{x, 1};
+// Rebuilds the table with `slots` slots (a power of two) from triples_, which are distinct.
+void Graph::index(std::size_t slots) const {
+  ZeroArray<Slot> t(slots);
+  std::size_t mask = slots - 1;
+  for (std::size_t k = 0; k < triples_.size(); ++k) {
+    const Triple& x = triples_[k];
+    std::uint64_t h = hash_triple(x.s, x.p, x.o);
+    std::size_t i = h & mask;
+    while (t[i].index1) i = (i + 1) & mask;
+    t[i] = Slot{static_cast<std::uint32_t>(k + 1), static_cast<std::uint32_t>(h >> 32)};
   }
   table_ = std::move(t);
 }
 
+namespace {
+// Slots for n triples at load <= 3/4.
+std::size_t slots_for(std::size_t n) {
+  std::size_t slots = 1024;
+  while (n * 4 > slots * 3) slots *= 2;
+  return slots;
+}
+}  // namespace
+
 bool Graph::add(TermId s, TermId p, TermId o) {
-  if ((triples_.size() + 1) * 2 > table_.size()) grow();
+  if (!indexed() || (triples_.size() + 1) * 4 > table_.size() * 3) index(slots_for(triples_.size() + 1));
+  std::uint64_t h = hash_triple(s, p, o);
+  auto tag = static_cast<std::uint32_t>(h >> 32);
   std::size_t mask = table_.size() - 1;
-  std::size_t i = hash_triple(s, p, o) & mask;
-  for (; table_[i].full; i = (i + 1) & mask) {
-    const Triple& x = table_[i].t;
+  std::size_t i = h & mask;
+  for (; table_[i].index1; i = (i + 1) & mask) {
+    if (table_[i].tag != tag) continue;
+    const Triple& x = triples_[table_[i].index1 - 1];
     if (x.s == s && x.p == p && x.o == o) return false;
   }
-  table_[i] = Slot{{s, p, o}, 1};
+  if (triples_.size() >= 0xFFFFFFFFu) throw std::length_error("graph: more than 2^32 - 1 triples");
   triples_.push_back({s, p, o});
+  table_[i] = Slot{static_cast<std::uint32_t>(triples_.size()), tag};
+  sorted_ = false;
   return true;
 }
 
 bool Graph::contains(const Triple& t) const {
-  if (table_.empty()) return false;
+  if (triples_.empty()) return false;
+  if (!indexed()) index(slots_for(triples_.size()));
+  std::uint64_t h = hash_triple(t.s, t.p, t.o);
+  auto tag = static_cast<std::uint32_t>(h >> 32);
   std::size_t mask = table_.size() - 1;
-  for (std::size_t i = hash_triple(t.s, t.p, t.o) & mask; table_[i].full; i = (i + 1) & mask) {
-    if (table_[i].t == t) return true;
+  for (std::size_t i = h & mask; table_[i].index1; i = (i + 1) & mask) {
+    if (table_[i].tag == tag && triples_[table_[i].index1 - 1] == t) return true;
   }
   return false;
 }
@@ -176,22 +196,41 @@ bool Graph::merge_serialized(std::string_view in) {
   return true;
 }
 
-std::vector<Triple> Graph::sorted() const {
-  // Rank the terms once, then sort triples by integer ranks.
+namespace {
+
+// The writing order (graph.h): ranks of the terms by text, rdf:type first among predicates.
+std::vector<std::uint32_t> term_ranks(const Terms& terms) {
   std::vector<TermId> order(terms.size());
   for (TermId id = 0; id < order.size(); ++id) order[id] = id;
   std::sort(order.begin(), order.end(), [&](TermId a, TermId b) { return terms[a] < terms[b]; });
   std::vector<std::uint32_t> rank(terms.size());
   for (std::uint32_t r = 0; r < order.size(); ++r) rank[order[r]] = r + 1;
   TermId type = terms.find(kRdfTypeTerm);
-  if (type != kNoTerm) rank[type] = 0;  // rdf:type first among predicates
-  std::vector<Triple> out = triples_;
-  std::sort(out.begin(), out.end(), [&](const Triple& a, const Triple& b) {
+  if (type != kNoTerm) rank[type] = 0;
+  return rank;
+}
+
+void sort_by_rank(std::vector<Triple>& ts, const std::vector<std::uint32_t>& rank) {
+  std::sort(ts.begin(), ts.end(), [&](const Triple& a, const Triple& b) {
     if (a.s != b.s) return rank[a.s] < rank[b.s];
     if (a.p != b.p) return rank[a.p] < rank[b.p];
     return rank[a.o] < rank[b.o];
   });
+}
+
+}  // namespace
+
+std::vector<Triple> Graph::sorted() const {
+  std::vector<Triple> out = triples_;
+  if (!sorted_) sort_by_rank(out, term_ranks(terms));
   return out;
+}
+
+void Graph::sort() {
+  if (sorted_) return;
+  sort_by_rank(triples_, term_ranks(terms));
+  table_.clear();  // its indexes point at the old order: rebuilt on demand
+  sorted_ = true;
 }
 
 }  // namespace provio::rdf

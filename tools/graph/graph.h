@@ -7,6 +7,7 @@
 // size of the input.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -74,7 +75,6 @@ class Terms {
   std::size_t block_left_ = 0;
   char* block_pos_ = nullptr;
   std::vector<std::string_view> views_;
-  std::vector<std::uint64_t> hashes_;
   // Open addressing, load <= 1/2: id + 1 (0 = empty) and 32 bits of the hash, compared before
   // the text so a probe rarely touches the strings.
   struct Slot {
@@ -103,15 +103,21 @@ class Graph {
   const std::vector<Triple>& triples() const { return triples_; }
   std::size_t size() const { return triples_.size(); }
 
-  // Keeps the triples for which `keep` is true (rebuilds the index).
+  // Keeps the triples for which `keep` is true, in their order (in place; the index is rebuilt
+  // once, at the size it needs).
   template <typename Keep>
   void filter(Keep keep) {
-    std::vector<Triple> old;
-    old.swap(triples_);
+    triples_.erase(
+        std::remove_if(triples_.begin(), triples_.end(), [&](const Triple& t) { return !keep(t); }),
+        triples_.end());
     table_.clear();
-    for (const Triple& t : old) {
-      if (keep(t)) add(t.s, t.p, t.o);
-    }
+  }
+
+  // For a graph that is read from now on (navigation, writing): frees the duplicate-finding table
+  // and the triple vector's spare capacity. Adding still works (the table is rebuilt).
+  void shrink() {
+    table_.clear();
+    triples_.shrink_to_fit();
   }
 
   // Adds every triple of `other` (the union).
@@ -123,19 +129,33 @@ class Graph {
   [[nodiscard]] bool merge_serialized(std::string_view data);
 
   // Triples ordered by the text of subject, predicate (rdf:type first), object: the order the
-  // writers use, so output is deterministic whatever the input order.
+  // writers use, so output is deterministic whatever the input order. sorted() is a copy; sort()
+  // puts the graph's own triples() in that order (no copy: prov-merge before it writes), and
+  // is_sorted() says whether they still are.
   std::vector<Triple> sorted() const;
+  void sort();
+  bool is_sorted() const { return sorted_; }
+  // The triples in that order: triples() when sorted, else `copy` filled with sorted().
+  const std::vector<Triple>& in_order(std::vector<Triple>& copy) const {
+    if (sorted_) return triples_;
+    return copy = sorted();
+  }
 
  private:
-  void grow();
+  void index(std::size_t slots) const;
+  bool indexed() const { return !table_.empty() || triples_.empty(); }
 
-  std::vector<Triple> triples_;  // in order of insertion
-  // Open addressing, load <= 1/2; the triple is kept in the slot so a probe costs one cache line.
+  std::vector<Triple> triples_;  // in order of insertion (or sorted, after sort())
+  bool sorted_ = false;
+  // Open addressing over triples_, load <= 3/4, rebuilt whole when triples_ is reordered or
+  // filtered (empty until the next add): the triple's index + 1 (0 = empty) and 32 bits of its
+  // hash, compared before the triple so a probe rarely leaves the table's cache line: 8 bytes a
+  // slot, 11–21 bytes per triple.
   struct Slot {
-    Triple t;
-    std::uint32_t full;
+    std::uint32_t index1;
+    std::uint32_t tag;
   };
-  ZeroArray<Slot> table_;
+  mutable ZeroArray<Slot> table_;  // built on demand (contains() on a filtered or sorted graph)
 };
 
 }  // namespace provio::rdf

@@ -78,7 +78,8 @@ void append_turtle_term(std::string& out, std::string_view term) {
 
 bool write_ntriples(const Graph& g, Sink& sink) {
   std::string& b = sink.buf();
-  for (const Triple& t : g.sorted()) {
+  std::vector<Triple> copy;
+  for (const Triple& t : g.in_order(copy)) {
     b += g.terms[t.s];
     b += ' ';
     b += g.terms[t.p];
@@ -101,7 +102,8 @@ bool write_turtle(const Graph& g, Sink& sink) {
     b += p.ns;
     b += "> .\n";
   }
-  std::vector<Triple> ts = g.sorted();
+  std::vector<Triple> copy;
+  const std::vector<Triple>& ts = g.in_order(copy);
   TermId type = g.terms.find(kRdfTypeTerm);
   for (std::size_t i = 0; i < ts.size(); ++i) {
     const Triple& t = ts[i];
@@ -170,7 +172,8 @@ Status write_with_raptor(const Graph& g, const std::string& format, std::FILE* o
       raptor_free_uri(ns);
     }
     raptor_serializer_start_to_file_handle(ser, nullptr, out);
-    for (const Triple& t : g.sorted()) {
+    std::vector<Triple> copy;
+    for (const Triple& t : g.in_order(copy)) {
       raptor_statement* st = raptor_new_statement_from_nodes(world, raptor_term_of(world, g.terms[t.s]),
                                                              raptor_term_of(world, g.terms[t.p]),
                                                              raptor_term_of(world, g.terms[t.o]), nullptr);

@@ -328,6 +328,7 @@ int merge_once(const Options& o, const Mpi& mpi, bool growing = false) {
   for (const std::string& m : folded.messages) provio::cli::print_message(kTool, m);
 
   progress.step("writing " + std::to_string(graph.size()) + " triples");
+  graph.sort();  // in place: the writers then need no sorted copy
   bool ok = write_output(o, graph);
   if (ok && !o.store.empty()) {
     if (Status s = provio::rdf::save_store(o.store, graph); !s.ok) {

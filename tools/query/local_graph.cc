@@ -10,7 +10,16 @@
 
 namespace provio::query {
 
-LocalGraph::LocalGraph(std::unique_ptr<rdf::Graph> graph) : graph_(std::move(graph)), index_(*graph_) {}
+namespace {
+// The graph, shrunk before its index is built beside it: the index replaces its table.
+std::unique_ptr<rdf::Graph> shrunk(std::unique_ptr<rdf::Graph> graph) {
+  graph->shrink();
+  return graph;
+}
+}  // namespace
+
+LocalGraph::LocalGraph(std::unique_ptr<rdf::Graph> graph)
+    : graph_(shrunk(std::move(graph))), index_(*graph_) {}
 
 Cell LocalGraph::cell(rdf::TermId id) const {
   // Terms are held in their canonical N-Triples spelling (graph/graph.h).

@@ -306,53 +306,148 @@ std::vector<ActivityRecord> View::activities() {
   return out;
 }
 
+// provio: class → the entity → activity relation it is recorded with.
+const std::vector<std::pair<std::string, std::string>>& View::relations() {
+  if (relation_of_.empty()) {
+    for (int i = 0; i < static_cast<int>(model::Op::kCount_); ++i) {
+      auto t = model::terms(static_cast<model::Op>(i));
+      relation_of_.emplace_back(provio(t.activity_class.substr(7)), provio(t.relation.substr(7)));
+    }
+  }
+  return relation_of_;
+}
+
+bool View::read_activity(const std::string& a, ActivityRecord& r, bool times) {
+  r.iri = a;
+  r.api = g_.value(a, provio("api"));
+  if (r.api.empty()) return false;  // workflow tasks and other non-I/O activities
+  std::string relation;
+  for (const auto& c : g_.objects(a, rdf_type())) {
+    for (const auto& [cls, rel] : relations()) {
+      if (c.value == cls) {
+        r.op = cls.substr(rdf::kProvio.size());
+        relation = rel;
+      }
+    }
+  }
+  if (!relation.empty()) {
+    auto subj = g_.subjects(relation, a);
+    if (!subj.empty()) r.entity = subj.front();
+  }
+  if (r.entity.empty()) {
+    auto gen = g_.subjects(prov("wasGeneratedBy"), a);
+    if (!gen.empty())
+      r.entity = gen.front();
+    else if (auto used = g_.objects(a, prov("used")); !used.empty())
+      r.entity = used.front().value;
+  }
+  r.thread = g_.value(a, prov("wasAssociatedWith"));
+  // Measures read as the fold reads them (graph/fold.cc refuses one that does not parse).
+  r.count = rdf::parse_u64(g_.value(a, provio("count"))).value_or(0);
+  r.bytes = rdf::parse_u64(g_.value(a, provio("bytes"))).value_or(0);
+  r.elapsed_ns = rdf::parse_seconds_ns(g_.value(a, provio("elapsed"))).value_or(0);
+  r.nested = g_.value(a, provio("nested")) == "true";
+  if (times) {
+    r.start = g_.value(a, prov("startedAtTime"));
+    r.end = g_.value(a, prov("endedAtTime"));
+  }
+  return true;
+}
+
 std::vector<ActivityRecord> View::compute_activities() {
   std::vector<ActivityRecord> out;
-  // provio: class → the entity → activity relation it is recorded with.
-  std::vector<std::pair<std::string, std::string>> relation_of;
-  for (int i = 0; i < static_cast<int>(model::Op::kCount_); ++i) {
-    auto t = model::terms(static_cast<model::Op>(i));
-    relation_of.emplace_back(provio(t.activity_class.substr(7)), provio(t.relation.substr(7)));
-  }
   std::unordered_map<std::string, std::string> labels;
   for (const auto& a : g_.subjects(rdf_type(), prov("Activity"))) {
     ActivityRecord r;
-    r.iri = a;
-    r.api = g_.value(a, provio("api"));
-    if (r.api.empty()) continue;  // workflow tasks and other non-I/O activities
-    std::string relation;
-    for (const auto& c : g_.objects(a, rdf_type())) {
-      for (const auto& [cls, rel] : relation_of) {
-        if (c.value == cls) {
-          r.op = cls.substr(rdf::kProvio.size());
-          relation = rel;
-        }
-      }
-    }
-    if (!relation.empty()) {
-      auto subj = g_.subjects(relation, a);
-      if (!subj.empty()) r.entity = subj.front();
-    }
-    if (r.entity.empty()) {
-      auto gen = g_.subjects(prov("wasGeneratedBy"), a);
-      if (!gen.empty())
-        r.entity = gen.front();
-      else if (auto used = g_.objects(a, prov("used")); !used.empty())
-        r.entity = used.front().value;
-    }
-    r.thread = g_.value(a, prov("wasAssociatedWith"));
-    // Measures read as the fold reads them (graph/fold.cc refuses one that does not parse).
-    r.count = rdf::parse_u64(g_.value(a, provio("count"))).value_or(0);
-    r.bytes = rdf::parse_u64(g_.value(a, provio("bytes"))).value_or(0);
-    r.elapsed_ns = rdf::parse_seconds_ns(g_.value(a, provio("elapsed"))).value_or(0);
-    r.nested = g_.value(a, provio("nested")) == "true";
-    r.start = g_.value(a, prov("startedAtTime"));
-    r.end = g_.value(a, prov("endedAtTime"));
+    if (!read_activity(a, r, true)) continue;
     complete(r, labels);
     out.push_back(std::move(r));
   }
   std::sort(out.begin(), out.end(),
             [](const ActivityRecord& x, const ActivityRecord& y) { return x.iri < y.iri; });
+  return out;
+}
+
+namespace {
+
+// Sums activity records into one record per group of `grouping` (as a server sums them,
+// activity_groups.h): the fields not grouped by are left empty.
+class Groups {
+ public:
+  explicit Groups(const ActivityGrouping& grouping) : grouping_(grouping) {
+    auto has = [&](const char* k) {
+      return std::find(grouping.keys.begin(), grouping.keys.end(), k) != grouping.keys.end();
+    };
+    op_ = has("op"), api_ = has("api"), entity_ = has("entity"), file_ = has("file"), thread_ = has("thread");
+  }
+  // Whether records need their entity's file (complete() gives it).
+  bool needs_file() const { return file_ || !grouping_.in_file.empty(); }
+
+  void add(const ActivityRecord& r) {
+    if (!grouping_.in_file.empty() && r.file != grouping_.in_file) return;
+    std::string key;
+    for (auto [keyed, field] : {std::pair{op_, &r.op},
+                                {api_, &r.api},
+                                {entity_, &r.entity},
+                                {file_, &r.file},
+                                {thread_, &r.thread}}) {
+      if (keyed) key += *field;
+      key += '\x1f';
+    }
+    key += r.nested ? '1' : '0';
+    auto [it, fresh] = index_.try_emplace(std::move(key), groups_.size());
+    if (fresh) {
+      ActivityRecord& g = groups_.emplace_back();
+      if (op_) g.op = r.op;
+      if (api_) g.api = r.api;
+      if (entity_) g.entity = r.entity;
+      if (file_) g.file = r.file;
+      if (thread_) g.thread = r.thread;
+      g.nested = r.nested;
+      g.group = true;
+      g.activities = 0;
+    }
+    ActivityRecord& g = groups_[it->second];
+    const std::uint64_t one[3] = {r.count, r.bytes, r.elapsed_ns};
+    for (int m = 0; m < 3; ++m) {
+      std::uint64_t lo = r.group ? r.least[m] : one[m], hi = r.group ? r.most[m] : one[m];
+      if (g.activities == 0 || lo < g.least[m]) g.least[m] = lo;
+      if (g.activities == 0 || hi > g.most[m]) g.most[m] = hi;
+    }
+    g.count += r.count;
+    g.bytes += r.bytes;
+    g.elapsed_ns += r.elapsed_ns;
+    g.activities += r.group ? r.activities : 1;
+  }
+
+  std::vector<ActivityRecord> take() { return std::move(groups_); }
+
+ private:
+  const ActivityGrouping& grouping_;
+  bool op_, api_, entity_, file_, thread_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::vector<ActivityRecord> groups_;
+};
+
+}  // namespace
+
+std::vector<ActivityRecord> View::local_totals(const ActivityGrouping& grouping) {
+  Groups groups(grouping);
+  if (!g_.store_dir().empty()) {
+    // A store's activities come from their cache (activities()), summed here.
+    for (const ActivityRecord& r : activities()) groups.add(r);
+  } else {
+    // One activity at a time: a campaign's millions of activities are never held at once.
+    for (const auto& a : g_.subjects(rdf_type(), prov("Activity"))) {
+      ActivityRecord r;
+      if (!read_activity(a, r, false)) continue;
+      if (groups.needs_file() && !r.entity.empty()) r.file = file_of(r.entity);
+      groups.add(r);
+    }
+  }
+  std::vector<ActivityRecord> out = groups.take();
+  std::unordered_map<std::string, std::string> labels;
+  for (ActivityRecord& r : out) complete(r, labels);
   return out;
 }
 
@@ -375,14 +470,7 @@ void View::complete(ActivityRecord& r, std::unordered_map<std::string, std::stri
 
 std::vector<ActivityRecord> View::activity_totals(const ActivityGrouping& grouping) {
   const RemoteGraph* remote = g_.remote();
-  if (!remote) {
-    auto all = activities();
-    if (grouping.in_file.empty()) return all;
-    all.erase(std::remove_if(all.begin(), all.end(),
-                             [&](const ActivityRecord& r) { return r.file != grouping.in_file; }),
-              all.end());
-    return all;
-  }
+  if (!remote) return local_totals(grouping);
   std::vector<ActivityRecord> out;
   const std::vector<ActivityGroup>* groups = remote->activity_groups(grouping);
   if (!groups) return out;  // fetched after this round

@@ -81,10 +81,10 @@ class View {
   // Berkeley DB store costs seconds per million triples, the cache a fraction of that.
   std::vector<ActivityRecord> activities();
   // The I/O activities summed by `grouping` (sorted fields among op, api, entity, file, thread,
-  // and optionally only those on one file's entities; see activity_groups.h): from a server, one
-  // record per group, summed by the server (iri, start and end empty; entity and file only when
-  // grouped by); elsewhere activities() (on that file). Questions that only sum (stats, files,
-  // objects) answer the same from either.
+  // and optionally only those on one file's entities; see activity_groups.h): one record per
+  // group (iri, start and end empty; the fields not grouped by empty), summed by the server, or
+  // here, one activity at a time, without holding every activity's record. Questions that only
+  // sum (stats, files, objects) answer the same as from activities().
   std::vector<ActivityRecord> activity_totals(const ActivityGrouping& grouping);
 
   // Resolves a command-line ENTITY (IRI, path, file.h5:/object) to an IRI present in the graph.
@@ -95,7 +95,13 @@ class View {
   const QueryGraph& g_;
   std::unordered_map<std::string, std::string> program_of_thread_, program_of_activity_, file_of_;
   std::unordered_map<std::string, ProgramInfo> programs_;
+  std::vector<std::pair<std::string, std::string>> relation_of_;  // relations()
+  const std::vector<std::pair<std::string, std::string>>& relations();
+  // An I/O activity's own facts (not those complete() derives; start and end only if `times`);
+  // false for an activity that is not I/O.
+  bool read_activity(const std::string& activity, ActivityRecord& r, bool times);
   std::vector<ActivityRecord> compute_activities();
+  std::vector<ActivityRecord> local_totals(const ActivityGrouping& grouping);
   void complete(ActivityRecord& r, std::unordered_map<std::string, std::string>& labels);
 };
 
