@@ -7,13 +7,14 @@ the argument.
 
   versions_test.py --viz PROV_VIZ --preload LIBPROVIO_POSIX --work DIR
 """
-import argparse
 import datetime
 import os
-import shutil
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import harness  # noqa: E402
 
 
 def fail(message):
@@ -21,13 +22,9 @@ def fail(message):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    for opt in ("--viz", "--preload", "--work"):
-        ap.add_argument(opt, required=True)
-    a = ap.parse_args()
-    shutil.rmtree(a.work, ignore_errors=True)
-    os.makedirs(a.work)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PROVIO_")}
+    a = harness.options("--viz", "--preload", "--work")
+    harness.fresh_dir(a.work)
+    env = harness.clean_env()
     raw = os.path.join(a.work, "raw")
     for name, text in (("a.txt", "first\n"), ("x.txt", "second, longer\n")):
         with open(os.path.join(a.work, name), "w") as f:
