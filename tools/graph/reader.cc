@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -309,6 +310,9 @@ void feed_line(FastFile& lines, std::string_view text, std::uint64_t number, boo
   lines.line(text, number, terminated);
 }
 
+// The most bytes of one Turtle document given to raptor (its buffer's int length, less a margin).
+constexpr std::uint64_t kRaptorTurtleLimit = (std::uint64_t{1} << 31) - (std::uint64_t{1} << 24);
+
 // Offset just after the last line that ends with '.' (a statement's end), 0 if none.
 std::size_t last_statement_end(std::string_view text) {
   for (std::size_t nl = text.rfind('\n'); nl != std::string_view::npos && nl > 0;
@@ -401,6 +405,10 @@ void read_one(const std::string& path, const std::string& blank_prefix, Graph& g
     // comments was cut by a killed writer: raptor would take a cut last statement without its
     // final '.' and a cut name ("prov:Act") as a complete one, so it is reported and not fed.
     bool hold = syntax == "turtle" || syntax == "ntriples" || syntax == "nquads";
+    // Raptor's Turtle parser keeps the whole document in one buffer indexed by int, and crashes
+    // (SIGSEGV) past 2 GiB: what lies beyond is dropped with a message instead.
+    const std::uint64_t limit = syntax == "turtle" ? kRaptorTurtleLimit : UINT64_MAX;
+    std::uint64_t bytes_fed = 0;
     std::string held, fed;
     std::uint64_t lines_fed = 0;
     bool first = true, done = false;
@@ -445,6 +453,18 @@ void read_one(const std::string& path, const std::string& blank_prefix, Graph& g
         ctx.message(line, 0, "truncated statement dropped (file ends mid-statement)");
         cut = end;
       }
+      if (bytes_fed + cut > limit) {
+        cut = last_statement_end(std::string_view(held).substr(0, limit - bytes_fed));
+        std::uint64_t line =
+            lines_fed + 1 +
+            static_cast<std::uint64_t>(std::count(held.begin(), held.begin() + static_cast<long>(cut), '\n'));
+        ctx.report.damaged = true;
+        ctx.message(line, 0,
+                    "Turtle document larger than 2 GiB, more than raptor's Turtle parser holds; rest of file "
+                    "dropped (prov-merge -f ntriples writes a graph of any size)");
+        done = true;
+      }
+      bytes_fed += cut;
       fed.assign(held, 0, cut);
       held.erase(0, cut);
       lines_fed += static_cast<std::uint64_t>(std::count(fed.begin(), fed.end(), '\n'));
