@@ -22,9 +22,9 @@ runs=("$@")
 # server, which takes minutes under ASan; the client code they use is covered by sparql_client_test
 # and the load and failure cases). Also the store-update cases, of either store form, that kill
 # prov-merge from a preload library of their own at its rename (tests/prov_merge/kill_at_rename.c),
-# and prov_viz_labels, prov_viz.scale and prov_query_{sparql,io,flow}, which record their programs
+# and prov_viz_labels, prov_viz.{scale,versions} and prov_query_{sparql,io,flow}, which record their programs
 # with the preload library.
-asan_skip='^(posix\.|hostile\.|security\.|python\.|api\.python|example\.|docs\.(cookbook|getting_started)|ml\.|packaging\.|prov_run\.|lineage\.|store_server\.(oxigraph\.)?(questions|auth)|prov_viz_report_browser|store_update\.(lines\.)?(killed_swap|dead_temporaries)|prov_viz_labels|prov_viz\.scale|prov_query_(sparql|io|flow))'
+asan_skip='^(posix\.|hostile\.|security\.|python\.|api\.python|example\.|docs\.(cookbook|getting_started)|ml\.|packaging\.|prov_run\.|lineage\.|store_server\.(oxigraph\.)?(questions|auth)|prov_viz_report_browser|store_update\.(lines\.)?(killed_swap|dead_temporaries)|prov_viz_labels|prov_viz\.(scale|versions)|prov_query_(sparql|io|flow))'
 for run in "${runs[@]}"; do
   case "$run" in
     asan)
