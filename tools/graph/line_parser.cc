@@ -321,7 +321,7 @@ bool LineParser::term(const char*& p, const char* e, TermId& id, int pos) {
   Terms& terms = terms_;
   if (*p == '<') {
     std::string_view iri;
-    if (!iriref(p, e, iri)) return false;
+    if (!iriref(p, e, iri) || raptor_refuses_iri(iri)) return false;  // raptor judges (and drops) it
     if (pos == 0 && iri == last_subject_) {
       id = last_subject_id_;
     } else {
@@ -358,7 +358,7 @@ bool LineParser::term(const char*& p, const char* e, TermId& id, int pos) {
       if (pos == 1 && token == "a") {
         scratch_ = kRdfTypeTerm;
         ++p;
-      } else if (!pname(p, e, scratch_) || p != token.data() + token.size()) {
+      } else if (!pname(p, e, scratch_) || p != token.data() + token.size() || raptor_refuses_iri(scratch_)) {
         return false;
       }
       id = terms.intern(scratch_);

@@ -112,7 +112,11 @@ void Raptor::statement(void* data, raptor_statement* st) {
   term_text(ctx, st->object, self->o_);
   if (self->s_.empty() || self->p_.empty() || self->o_.empty()) return;
   if (!valid_utf8(self->s_) || !valid_utf8(self->p_) || !valid_utf8(self->o_)) {
-    self->invalid_utf8(ctx);
+    self->drop_statement(ctx, "invalid UTF-8 in a term");
+    return;
+  }
+  if (raptor_refuses_iri(self->s_) || raptor_refuses_iri(self->p_) || raptor_refuses_iri(self->o_)) {
+    self->drop_statement(ctx, "an rdf:_ IRI that is no container ordinal (N-Triples readers refuse it)");
     return;
   }
   if (self->held_) {
@@ -123,8 +127,7 @@ void Raptor::statement(void* data, raptor_statement* st) {
   ++ctx.report.triples;
 }
 
-void Raptor::invalid_utf8(FileContext& ctx) {
-  const char* text = "invalid UTF-8 in a term";
+void Raptor::drop_statement(FileContext& ctx, const char* text) {
   if (ctx.capture) {
     if (!failed_) ctx.captured = text, ctx.captured_column = 0;
     failed_ = true;

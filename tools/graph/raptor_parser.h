@@ -84,9 +84,10 @@ class Raptor {
 
   static void statement(void* data, raptor_statement* st);
 
-  // Raptor passes some bytes that are not UTF-8 through into IRIs; such a statement would make
-  // the output invalid RDF, so it is dropped (and, under capture, fails the parse).
-  void invalid_utf8(FileContext& ctx);
+  // A statement the output could not keep valid for every reader (raptor passes some bytes that
+  // are not UTF-8 through into IRIs; raptor_refuses_iri): dropped with `text` as its message
+  // (and, under capture, fails the parse).
+  void drop_statement(FileContext& ctx, const char* text);
 
   raptor_world* world_;
   raptor_parser* parser_ = nullptr;

@@ -36,6 +36,15 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& v) {
 
 }  // namespace
 
+bool raptor_refuses_iri(std::string_view term) {
+  constexpr std::string_view kMember = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#_";
+  if (term.substr(0, kMember.size()) != kMember) return false;
+  std::string_view digits = term.substr(kMember.size(), term.size() - kMember.size() - 1);
+  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return true;
+  return digits.find_first_not_of('0') == std::string_view::npos;  // _0 is no ordinal either
+}
+
 bool valid_utf8(std::string_view s) {
   return cli::utf8_error_at(s) == std::string_view::npos;
 }

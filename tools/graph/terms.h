@@ -40,6 +40,10 @@ std::string format_seconds(std::uint64_t ns);
 
 // Valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF)?
 bool valid_utf8(std::string_view s);
+// An <iri> term RDF allows but raptor's N-Triples reader refuses: rdf:_ followed by anything but
+// a positive number that fits an int (raptor takes every rdf:_ IRI for a container membership
+// property). The readers drop statements with one, so whatever the tools write reads back.
+bool raptor_refuses_iri(std::string_view term);
 // The last `n` characters (code points) of UTF-8 `s`: cut on a character boundary.
 std::string_view utf8_tail(std::string_view s, std::size_t n);
 // Appends code point `cp` as UTF-8.
