@@ -120,15 +120,16 @@ std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uin
 constexpr std::size_t kSizesRoom = model::kSizeBuckets * (3 + 20 + 1 + 10);
 char* put_sizes(char* p, const SummarySlot& s) {
   if (!keeps_sizes(s.op)) return p;
+  const auto sizes = sizes_of(s);
   std::uint64_t total = 0;
-  for (std::uint32_t n : s.sizes) total += n;
+  for (std::uint64_t n : sizes) total += n;
   if (total != s.count) return p;
   const auto& terms = s.op == Op::kRead ? raw::kSizeRead : raw::kSizeWrite;
   for (std::size_t b = 0; b < model::kSizeBuckets; ++b) {
-    if (s.sizes[b] == 0) continue;
+    if (sizes[b] == 0) continue;
     p = put_text(put_text(p, " ; "), terms[b]);
     *p++ = ' ';
-    p = put_decimal(p, std::uint64_t{s.sizes[b]});
+    p = put_decimal(p, sizes[b]);
   }
   return p;
 }

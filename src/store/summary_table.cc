@@ -136,10 +136,9 @@ inline SummarySlot* SummaryTable::find_or_add(const model::Event& key, std::uint
       s.elapsed_ns = key.elapsed_ns;
       s.first_start_ns = key.start_ns;
       s.last_end_ns = key.start_ns + key.elapsed_ns;
-      if (keeps_sizes(key.op)) {
-        std::fill(std::begin(s.sizes), std::end(s.sizes), 0);
-        ++s.sizes[model::size_bucket(key.bytes)];
-      }
+      s.run_bytes = key.bytes;
+      s.run_from = 0;
+      if (keeps_sizes(key.op)) std::fill(std::begin(s.sizes), std::end(s.sizes), 0);
       index_[i] = tag | ++slots_used_;
       added = true;
       return &s;
@@ -149,6 +148,21 @@ inline SummarySlot* SummaryTable::find_or_add(const model::Event& key, std::uint
       if (has_key(&s, key) && s.task == task_) return &s;
     }
   }
+}
+
+void SummaryTable::start_run(SummarySlot& s, std::uint64_t bytes) {
+  // A bucket that wraps makes the buckets' sum differ from the count: the sizes are then left out.
+  if (keeps_sizes(s.op))
+    s.sizes[model::size_bucket(s.run_bytes)] += static_cast<std::uint32_t>(s.count - s.run_from);
+  s.run_bytes = bytes;
+  s.run_from = s.count;
+}
+
+std::array<std::uint64_t, model::kSizeBuckets> sizes_of(const SummarySlot& s) {
+  std::array<std::uint64_t, model::kSizeBuckets> out{};
+  for (std::size_t b = 0; b < out.size(); ++b) out[b] = s.sizes[b];
+  out[model::size_bucket(s.run_bytes)] += s.count - s.run_from;
+  return out;
 }
 
 bool SummaryTable::allocate_index(std::size_t n) {

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -61,7 +62,12 @@ struct SummarySlot {
   // Reads' (writes') access sizes per bucket of model/access_size.h, for a read (write) slot
   // only: other slots leave them unset. 32 bits keep the slot small; a part holding more than
   // 2^32 calls of one bucket is told by the buckets not adding up to `count` (raw_writer.cc).
+  // A call is put in its bucket only when the size changes: this part's calls from number
+  // `run_from` on all moved `run_bytes` bytes and are not in `sizes` yet (sizes_of() adds them),
+  // so a run of equal sizes, the common case, costs one comparison a call.
   std::uint32_t sizes[model::kSizeBuckets];
+  std::uint64_t run_bytes;
+  std::uint64_t run_from;
   // The task all the slot's calls were made in (0: none): a summary activity belongs to one task.
   std::uint64_t task;
 };
@@ -70,6 +76,9 @@ struct SummarySlot {
 constexpr bool keeps_sizes(model::Op op) {
   return op == model::Op::kRead || op == model::Op::kWrite;
 }
+
+// A read (write) slot's calls per access-size bucket in this part, its current run included.
+std::array<std::uint64_t, model::kSizeBuckets> sizes_of(const SummarySlot& s);
 
 class SummaryTable {
  public:
@@ -103,18 +112,28 @@ class SummaryTable {
   }
   // Adds `ev` to its slot `s` (found by recent()).
   void add(SummarySlot& s, const model::Event& ev) {
+    if (!in_run(s, ev)) start_run(s, ev.bytes);
+    add_in_run(s, ev);
+  }
+  // Whether `ev` continues the slot's run of equal access sizes (or starts its part): then
+  // add_in_run() is add(), in straight-line code with no call.
+  static bool in_run(const SummarySlot& s, const model::Event& ev) {
+    return ev.bytes == s.run_bytes || s.count == 0;
+  }
+  void add_in_run(SummarySlot& s, const model::Event& ev) {
     std::uint64_t end = ev.start_ns + ev.elapsed_ns;
     if (s.count++ == 0) {
       dirty_[dirty_used_++] = &s;
       s.first_start_ns = ev.start_ns;
       s.last_end_ns = end;
+      s.run_bytes = ev.bytes;
+      s.run_from = 0;
     } else {
       if (ev.start_ns < s.first_start_ns) s.first_start_ns = ev.start_ns;
       if (end > s.last_end_ns) s.last_end_ns = end;
     }
     s.bytes += ev.bytes;
     s.elapsed_ns += ev.elapsed_ns;
-    if (keeps_sizes(s.op)) ++s.sizes[model::size_bucket(ev.bytes)];
   }
   // Queues an event whose key is not among the recent ones; true when the batch is full: the
   // caller then calls add_pending().
@@ -144,6 +163,9 @@ class SummaryTable {
   std::size_t index_size() const { return slot_mask_ + 1; }
 
  private:
+  // Puts the slot's run of equal sizes in its bucket; the calls from the next one (number
+  // s.count) on move `bytes` bytes.
+  static void start_run(SummarySlot& s, std::uint64_t bytes);
   // The key (operation, flags, API, entity, other entity): bytes 0–11 of an event or a slot.
   static bool has_key(const SummarySlot* s, const model::Event& ev) {
     std::uint64_t a, b;

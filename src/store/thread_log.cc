@@ -93,9 +93,12 @@ void ThreadLog::record(const model::Event& ev) {
   std::uint8_t seen;
   if (!try_claim(seen)) return record_slow(ev, seen);
   SummarySlot* recent = table_.recent(ev);  // null in a trace log
-  if (!recent || flush_due(ev.start_ns)) return record_claimed(ev, recent);
+  // A new access size goes the out-of-line way too: its call there would cost this path saved
+  // registers on every event.
+  if (!recent || !SummaryTable::in_run(*recent, ev) || flush_due(ev.start_ns))
+    return record_claimed(ev, recent);
   ++recorded_;
-  table_.add(*recent, ev);
+  table_.add_in_run(*recent, ev);
   release();
 }
 

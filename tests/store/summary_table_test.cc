@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <map>
+#include <vector>
 
 #include "model/config.h"
 #include "store/incomplete.h"
@@ -209,6 +211,59 @@ TEST_F(SummaryTableTest, AtTheMemoryBoundNewKeysGoOnCoarseActivitiesThenTheTable
   EXPECT_EQ(t.slots_used(), 1u);
   EXPECT_EQ(t.changed_count(), 1u);
   EXPECT_EQ(t.recent(event(1)), nullptr);  // clear() forgets the recent slots
+}
+
+// Access sizes are counted per bucket when the size changes (runs of equal sizes wait in the
+// slot): sizes_of() gives every call of the part, and a metadata slot keeps none.
+TEST_F(SummaryTableTest, CountsAccessSizesPerBucketAcrossRuns) {
+  SummaryTable t;
+  t.allocate(16);
+  for (std::uint64_t bytes : {10, 10, 200, 200, 10, 5000, 5000, 5000}) record(t, event(1, bytes));
+  record(t, event(2, 0, 1000, 1, Op::kOpen));
+  t.add_pending(nullptr, nullptr);
+  auto slots = changed(t);
+  ASSERT_EQ(slots.size(), 2u);
+  auto sizes = sizes_of(slots[1]);
+  EXPECT_EQ(sizes[0], 3u);  // 10 bytes: 0_100
+  EXPECT_EQ(sizes[1], 2u);  // 200: 100_1k
+  EXPECT_EQ(sizes[2], 3u);  // 5000: 1k_10k
+  EXPECT_EQ(sizes[0] + sizes[1] + sizes[2], slots[1].count);
+  EXPECT_FALSE(keeps_sizes(slots[2].op));
+
+  // A new part (what a flush leaves) starts its runs afresh.
+  SummarySlot& s = *t.changed()[0];
+  s.count = s.bytes = s.elapsed_ns = 0;
+  std::fill(std::begin(s.sizes), std::end(s.sizes), 0);
+  t.reset_changed();
+  record(t, event(1, 1 << 20));
+  record(t, event(1, 50));
+  sizes = sizes_of(*t.changed()[0]);
+  EXPECT_EQ(sizes[4], 1u);  // 1 MiB: 100k_1m
+  EXPECT_EQ(sizes[0], 1u);
+  EXPECT_EQ(sizes[2], 0u);
+}
+
+// The bucket rule without a loop (model/access_size.h) against Darshan's bounds compared one by
+// one, at and around every bound and every power of two.
+TEST(AccessSize, BucketsAreDarshansInclusiveUpperBounds) {
+  const std::uint64_t upper[] = {100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824};
+  auto by_bounds = [&](std::uint64_t bytes) {
+    std::size_t b = 0;
+    while (b < std::size(upper) && bytes > upper[b]) ++b;
+    return b;
+  };
+  std::vector<std::uint64_t> sizes = {0, ~std::uint64_t{0}};
+  for (std::uint64_t u : upper) sizes.insert(sizes.end(), {u - 1, u, u + 1});
+  for (int w = 0; w < 64; ++w) {
+    std::uint64_t p = std::uint64_t{1} << w;
+    sizes.insert(sizes.end(), {p - 1, p, p + 1});
+  }
+  for (std::uint64_t bytes : sizes)
+    EXPECT_EQ(model::size_bucket(bytes), by_bounds(bytes)) << bytes << " bytes";
+  EXPECT_EQ(model::size_bucket(100), 0u);
+  EXPECT_EQ(model::size_bucket(101), 1u);
+  EXPECT_EQ(model::size_bucket(4096), 2u);
+  EXPECT_EQ(model::size_bucket(std::uint64_t{1} << 40), 9u);
 }
 
 }  // namespace
