@@ -40,7 +40,7 @@ Queue& queue() {
 // more work: while a second thread exists, every system call of a program that has only one of
 // its own pays for sharing its descriptor table (the kernel takes a reference and the file
 // position lock per read or write, glibc its cancellation bookkeeping): +375 cycles per 1-byte
-// write here, natively, with one idle thread beside it (docs/performance.md, issue 11 fifth
+// write here, natively, with one idle thread beside it (CHANGELOG.md, issue 11 fifth
 // pass). A thread per full trace buffer (8,192 calls) costs far less than that.
 void writer_loop() {
   t_writer = true;
