@@ -54,10 +54,11 @@ def fail(text):
     sys.exit(f"{name()}: {text}")
 
 
-def start_timed(cmd, stdin=None, env=None):
-    """`cmd` started under GNU time (its stdout discarded); finish_timed() collects it."""
-    with open(stdin or os.devnull, "rb") as inp:
-        return subprocess.Popen(["/usr/bin/time", "-f", "@@%e %U %S %M", *cmd], stdin=inp, stdout=subprocess.DEVNULL,
+def start_timed(cmd, stdin=None, env=None, stdout=None):
+    """`cmd` started under GNU time, its stdout into the file `stdout` (else discarded); finish_timed()
+    collects it."""
+    with open(stdin or os.devnull, "rb") as inp, open(stdout or os.devnull, "wb") as out:
+        return subprocess.Popen(["/usr/bin/time", "-f", "@@%e %U %S %M", *cmd], stdin=inp, stdout=out,
                                 stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -76,9 +77,9 @@ def finish_timed(proc, timeout=None):
     return Timing(float(wall), float(user) + float(system), int(kb) / 1024, err)
 
 
-def timed(cmd, stdin=None, env=None, timeout=None):
+def timed(cmd, stdin=None, env=None, timeout=None, stdout=None):
     """One run of `cmd` under GNU time: Timing, or None past `timeout` (finish_timed)."""
-    return finish_timed(start_timed(cmd, stdin, env), timeout)
+    return finish_timed(start_timed(cmd, stdin, env, stdout), timeout)
 
 
 def summary(samples):

@@ -270,7 +270,7 @@ void index_store_for_queries(const std::string& store, Graph&& graph) {
   provio::query::QueryGraph g;
   if (!g.hold(std::make_unique<Graph>(std::move(graph)), store).ok) return;
   provio::query::View view(g);
-  (void)view.activities();
+  view.each_activity([](provio::query::ActivityRecord&&) {}, [] {});  // written, not held
 }
 
 // One merge: read (this rank's share), reduce on rank 0, fold, write. Returns the exit code.

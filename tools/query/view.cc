@@ -9,18 +9,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <tuple>
 
-#include "graph/output.h"
-#include "graph/store_layout.h"
 #include "graph/terms.h"
 #include "model/iri.h"
 #include "model/version_key.h"
 #include "model/vocabulary.h"
+#include "query/activity_cache.h"
 
 namespace provio::query {
 
@@ -195,115 +192,39 @@ std::string View::thread_label(const std::string& thread) {
   return (p.empty() ? thread : program_label(p)) + " thread " + (idx.empty() ? basename_of(thread) : idx);
 }
 
-namespace {
-
-constexpr const char* kCacheName = "prov-query-activities.tsv";
-constexpr const char* kCacheMagic = "provio prov-query activity cache v2";
-
-// Identifies the store's content: name, size and mtime (ns) of each of its files.
-std::string store_fingerprint(const std::string& dir) {
-  std::vector<std::string> parts;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    std::string name = e.path().filename().string();
-    bool redland_file = name.size() >= 3 && name.compare(name.size() - 3, 3, ".db") == 0;
-    if (!redland_file && name != rdf::kLinesFile) continue;  // the store's own files
-    struct stat st;
-    if (::stat(e.path().c_str(), &st) != 0) continue;
-    parts.push_back(name + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
-                    std::to_string(st.st_mtim.tv_nsec));
-  }
-  std::sort(parts.begin(), parts.end());
-  std::string out;
-  for (const auto& p : parts) out += p + " ";
-  return out;
-}
-
-void put_field(std::string& line, const std::string& f) {
-  append_tsv_field(line, f);
-  line += '\t';
-}
-
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> out(1);
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (c == '\t') {
-      out.emplace_back();
-    } else if (c == '\\' && i + 1 < line.size()) {
-      char n = line[++i];
-      out.back() += n == 't' ? '\t' : n == 'n' ? '\n' : n;
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
-}
-
-constexpr std::size_t kCacheFields = 19;
-
-std::string to_line(const ActivityRecord& r) {
-  std::string line;
-  for (const std::string* f :
-       {&r.iri, &r.op, &r.api, &r.entity, &r.file, &r.thread, &r.program, &r.rank, &r.start, &r.end,
-        &r.entity_label, &r.file_label, &r.program_label, &r.thread_label})
-    put_field(line, *f);
-  put_field(line, std::to_string(r.count));
-  put_field(line, std::to_string(r.bytes));
-  put_field(line, std::to_string(r.elapsed_ns));
-  put_field(line, r.nested ? "1" : "0");
-  line += "end\n";
-  return line;
-}
-
-bool from_fields(const std::vector<std::string>& f, ActivityRecord& r) {
-  if (f.size() != kCacheFields || f.back() != "end") return false;
-  std::string* text[] = {&r.iri,          &r.op,         &r.api,           &r.entity,      &r.file,
-                         &r.thread,       &r.program,    &r.rank,          &r.start,       &r.end,
-                         &r.entity_label, &r.file_label, &r.program_label, &r.thread_label};
-  for (std::size_t i = 0; i < 14; ++i) *text[i] = f[i];
-  // A number that does not read makes the cache unusable: it is rebuilt from the store.
-  auto count = rdf::parse_u64(f[14]), bytes = rdf::parse_u64(f[15]), elapsed = rdf::parse_u64(f[16]);
-  if (!count || !bytes || !elapsed) return false;
-  r.count = *count;
-  r.bytes = *bytes;
-  r.elapsed_ns = *elapsed;
-  r.nested = f[17] == "1";
-  return true;
-}
-
-}  // namespace
-
 std::vector<ActivityRecord> View::activities() {
+  std::vector<ActivityRecord> out;
+  each_activity([&](ActivityRecord&& r) { out.push_back(std::move(r)); }, [&] { out.clear(); });
+  return out;
+}
+
+void View::each_activity(const std::function<void(ActivityRecord&&)>& each,
+                         const std::function<void()>& restart) {
   const std::string& dir = g_.store_dir();
-  if (dir.empty()) return compute_activities();
-  std::string path = dir + "/" + kCacheName, fingerprint = store_fingerprint(dir);
-  {
-    std::ifstream in(path);
-    std::string line;
-    if (in && std::getline(in, line) && line == kCacheMagic && std::getline(in, line) &&
-        line == fingerprint) {
-      std::vector<ActivityRecord> out;
-      bool ok = true;
-      while (ok && std::getline(in, line)) {
-        ActivityRecord r;
-        ok = from_fields(split_fields(line), r);
-        if (ok) out.push_back(std::move(r));
-      }
-      if (ok && in.eof()) return out;
+  std::string fingerprint = dir.empty() ? std::string() : store_fingerprint(dir);
+  if (!dir.empty()) {
+    ActivityCacheReader index;
+    if (index.open(dir, fingerprint)) {
+      bool any = false;
+      for (ActivityRecord r; index.next(r); any = true) each(std::move(r));
+      if (index.done()) return;
+      if (any) restart();  // a damaged index: the store answers instead
     }
   }
-  auto out = compute_activities();
-  // Best effort: a read-only store directory just means no cache. Written beside, then renamed,
-  // so a concurrent reader never sees half a cache.
-  std::string text = std::string(kCacheMagic) + "\n" + fingerprint + "\n";
-  for (const auto& r : out) text += to_line(r);
-  // It holds what the store holds: it gets the mode of the store's own files (store.h).
-  struct stat index;
-  std::string index_file = rdf::store_mark(dir, rdf::store_form(dir));
-  mode_t mode = ::stat(index_file.c_str(), &index) == 0 ? index.st_mode & 0777 : 0600;
-  if (store_fingerprint(dir) == fingerprint) (void)rdf::write_output_file(path, text, mode);
-  return out;
+  // The records, in IRI order, one at a time (and, for a store, into a new index beside it).
+  ActivityCacheWriter index;
+  bool indexing = !dir.empty() && index.open(dir, fingerprint);
+  std::vector<std::string> iris = g_.subjects(rdf_type(), prov("Activity"));
+  std::sort(iris.begin(), iris.end());
+  std::unordered_map<std::string, std::string> labels;
+  for (const auto& a : iris) {
+    ActivityRecord r;
+    if (!read_activity(a, r, true)) continue;
+    complete(r, labels);
+    if (indexing) index.add(r);
+    each(std::move(r));
+  }
+  if (indexing) index.commit();
 }
 
 // provio: class → the entity → activity relation it is recorded with.
@@ -352,20 +273,6 @@ bool View::read_activity(const std::string& a, ActivityRecord& r, bool times) {
     r.end = g_.value(a, prov("endedAtTime"));
   }
   return true;
-}
-
-std::vector<ActivityRecord> View::compute_activities() {
-  std::vector<ActivityRecord> out;
-  std::unordered_map<std::string, std::string> labels;
-  for (const auto& a : g_.subjects(rdf_type(), prov("Activity"))) {
-    ActivityRecord r;
-    if (!read_activity(a, r, true)) continue;
-    complete(r, labels);
-    out.push_back(std::move(r));
-  }
-  std::sort(out.begin(), out.end(),
-            [](const ActivityRecord& x, const ActivityRecord& y) { return x.iri < y.iri; });
-  return out;
 }
 
 namespace {
@@ -421,6 +328,10 @@ class Groups {
   }
 
   std::vector<ActivityRecord> take() { return std::move(groups_); }
+  void clear() {
+    index_.clear();
+    groups_.clear();
+  }
 
  private:
   const ActivityGrouping& grouping_;
@@ -434,8 +345,8 @@ class Groups {
 std::vector<ActivityRecord> View::local_totals(const ActivityGrouping& grouping) {
   Groups groups(grouping);
   if (!g_.store_dir().empty()) {
-    // A store's activities come from their cache (activities()), summed here.
-    for (const ActivityRecord& r : activities()) groups.add(r);
+    // A store's activities come from its activity index, summed as they are read.
+    each_activity([&](ActivityRecord&& r) { groups.add(r); }, [&] { groups.clear(); });
   } else {
     // One activity at a time: a campaign's millions of activities are never held at once.
     for (const auto& a : g_.subjects(rdf_type(), prov("Activity"))) {

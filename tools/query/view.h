@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -76,10 +77,14 @@ class View {
   std::string program_label(const std::string& iri);  // "decimate (pid 42)"
 
   std::vector<std::string> programs();
-  // The I/O activity records, sorted by IRI. From a prov-merge store they are cached beside it
-  // (prov-query-activities.tsv, keyed by the store files' sizes and mtimes): a full scan of a
-  // Berkeley DB store costs seconds per million triples, the cache a fraction of that.
+  // The I/O activity records, sorted by IRI. From a prov-merge store they are read from its
+  // activity index (activity_cache.h), written first if missing or stale: a full scan of a
+  // Berkeley DB store costs seconds per million triples, the index a fraction of that.
   std::vector<ActivityRecord> activities();
+  // The same records handed to `each` one at a time, none held here; `restart` is called when
+  // those handed so far must be forgotten (a store's index found damaged midway: the store
+  // answers instead). prov-merge writes a new store's index with it.
+  void each_activity(const std::function<void(ActivityRecord&&)>& each, const std::function<void()>& restart);
   // The I/O activities summed by `grouping` (sorted fields among op, api, entity, file, thread,
   // and optionally only those on one file's entities; see activity_groups.h): one record per
   // group (iri, start and end empty; the fields not grouped by empty), summed by the server, or
@@ -100,7 +105,6 @@ class View {
   // An I/O activity's own facts (not those complete() derives; start and end only if `times`);
   // false for an activity that is not I/O.
   bool read_activity(const std::string& activity, ActivityRecord& r, bool times);
-  std::vector<ActivityRecord> compute_activities();
   std::vector<ActivityRecord> local_totals(const ActivityGrouping& grouping);
   void complete(ActivityRecord& r, std::unordered_map<std::string, std::string>& labels);
 };
