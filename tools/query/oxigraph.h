@@ -32,7 +32,7 @@ inline constexpr std::size_t kBaselineOnlyBelow = 50'000;
 
 // One query on the engine, started before the graph is read: the engine parses the query first
 // and says which predicates it can match, so the graph's reader can leave out every other triple
-// when that is exact (docs/sparql.md, "Loading only what the query can match").
+// when that is exact (docs/sparql.md, "Reading only what the query can match").
 class OxigraphQuery {
  public:
   OxigraphQuery();
@@ -41,9 +41,9 @@ class OxigraphQuery {
   OxigraphQuery& operator=(const OxigraphQuery&) = delete;
 
   // Starts the engine on `query` (`prefix_lines` lines prepended to the user's text, subtracted
-  // from the engine's line numbers). `small_graph`: the graph is small (the engine then runs in
-  // V8's baseline compiler only, oxigraph.cc). Fails for a query the engine refuses ("malformed
-  // SPARQL: LINE:COLUMN: …") or an engine that cannot run.
+  // from the engine's line numbers). `small_graph`: the graph is small (below kBaselineOnlyBelow
+  // triples: the engine then runs in V8's baseline compiler only). Fails for a query the engine
+  // refuses ("malformed SPARQL: LINE:COLUMN: …") or an engine that cannot run.
   rdf::Status start(std::string_view query, int prefix_lines, bool small_graph);
   // After start(): the predicate terms ("<iri>") the query can match, or nullopt when any triple
   // may matter.
