@@ -6,6 +6,7 @@
 #include <functional>
 #include <utility>
 
+#include "graph/reader.h"
 #include "graph/terms.h"
 #include "graph/vocabulary.h"
 
@@ -164,24 +165,53 @@ bool LineParser::prefix(const char*& p, const char* e) {
   return true;
 }
 
+TermId LineParser::intern(std::string_view text) {
+  return interning_ ? terms_.intern(text) : kNoTerm;
+}
+
+bool LineParser::kept(TermId predicate) {
+  if (!only_) return true;
+  if (predicate >= kept_.size()) kept_.resize(terms_.size(), 0);
+  if (!kept_[predicate]) kept_[predicate] = only_->keeps(terms_[predicate]) ? 2 : 1;
+  return kept_[predicate] == 2;
+}
+
 // "S p o , o ; p o ." into block_; false (nothing kept) if any of it is not the fast path's.
+// Under keep_only(), the subject is interned once a kept predicate follows it, and the objects
+// of the others are checked without being interned.
 bool LineParser::block(const char*& p, const char* e) {
   block_.clear();
   TermId s, pr, o;
-  if (!term(p, e, s, 0)) return false;
-  while (true) {
-    if (!term(p, e, pr, 1)) return false;
+  const char* subject = p;
+  interning_ = !only_;
+  bool ok = term(p, e, s, 0);
+  while (ok) {
+    interning_ = true;
+    if (!term(p, e, pr, 1)) break;
+    bool keep = kept(pr);
+    if (keep && s == kNoTerm) {
+      const char* again = subject;
+      term(again, e, s, 0);
+    }
+    interning_ = keep;
     while (true) {
-      if (!term(p, e, o, 2)) return false;
-      block_.push_back({s, pr, o});
+      if (!term(p, e, o, 2)) {
+        interning_ = true;
+        return false;
+      }
+      if (keep) block_.push_back({s, pr, o});
       skip_space(p, e);
       if (p == e || *p != ',') break;
       ++p;
     }
-    if (p == e || *p != ';') break;
+    if (p == e || *p != ';') {
+      interning_ = true;
+      return end(p, e);
+    }
     ++p;
   }
-  return end(p, e);
+  interning_ = true;
+  return false;
 }
 
 bool LineParser::end(const char*& p, const char* e) {
@@ -318,19 +348,18 @@ bool LineParser::literal(const char*& p, const char* e, std::string& out) {
 bool LineParser::term(const char*& p, const char* e, TermId& id, int pos) {
   skip_space(p, e);
   if (p == e) return false;
-  Terms& terms = terms_;
   if (*p == '<') {
     std::string_view iri;
     if (!iriref(p, e, iri) || raptor_refuses_iri(iri)) return false;  // raptor judges (and drops) it
-    if (pos == 0 && iri == last_subject_) {
+    if (pos == 0 && iri == last_subject_ && last_subject_id_ != kNoTerm) {
       id = last_subject_id_;
     } else {
-      id = terms.intern(iri);
+      id = intern(iri);
       if (pos == 0) last_subject_.assign(iri.data(), iri.size()), last_subject_id_ = id;
     }
   } else if (*p == '"') {
     if (pos != 2 || !literal(p, e, scratch_)) return false;
-    id = terms.intern(scratch_);
+    id = intern(scratch_);
   } else if (*p == '_' && p + 1 < e && p[1] == ':') {
     if (pos == 1) return false;
     const char* label = p += 2;
@@ -338,7 +367,7 @@ bool LineParser::term(const char*& p, const char* e, TermId& id, int pos) {
     if (p == label) return false;
     scratch_ = blank_prefix_;
     scratch_.append(label, static_cast<std::size_t>(p - label));
-    id = terms.intern(scratch_);
+    id = intern(scratch_);
   } else {
     const char* q = p;
     while (q < e && *q != ' ' && *q != '\t' && *q != ',' && *q != ';') q += *q == '\\' && q + 1 < e ? 2 : 1;
@@ -346,7 +375,7 @@ bool LineParser::term(const char*& p, const char* e, TermId& id, int pos) {
     if (token.size() > 1 && token.back() == '.' && pos == 2 && token[token.size() - 2] != '\\')
       token.remove_suffix(1);
     if (pos == 2 && bare_literal(token, scratch_)) {
-      id = terms.intern(scratch_);
+      id = intern(scratch_);
       p += token.size();
       return p < e && (*p == ' ' || *p == '\t' || *p == '.' || *p == ',' || *p == ';');
     }
@@ -361,8 +390,8 @@ bool LineParser::term(const char*& p, const char* e, TermId& id, int pos) {
       } else if (!pname(p, e, scratch_) || p != token.data() + token.size() || raptor_refuses_iri(scratch_)) {
         return false;
       }
-      id = terms.intern(scratch_);
-      tokens_[slot] = {std::string(token), id};
+      id = intern(scratch_);
+      if (id != kNoTerm) tokens_[slot] = {std::string(token), id};
     }
   }
   // a term ends at a space, or (an object) at the '.', ',' or ';' after it

@@ -18,11 +18,16 @@
 
 namespace provio::rdf {
 
+class PredicateFilter;  // reader.h
+
 class LineParser {
  public:
   // Terms are interned in `terms`; blank node labels get `blank_prefix` ("_:b<n>x") so that the
   // blank nodes of different files stay apart.
   LineParser(Terms& terms, std::string blank_prefix);
+  // Keeps only the triples whose predicate `only` keeps (reader.h): the others are parsed and
+  // checked as usual, but their subject and object are not interned.
+  void keep_only(const PredicateFilter* only) { only_ = only; }
 
   enum class Line { kEmpty, kPrefix, kTriples, kOther };
   // One line without its '\n': kEmpty (blank or a comment), kPrefix (an @prefix, remembered),
@@ -40,6 +45,8 @@ class LineParser {
   bool bare_literal(std::string_view token, std::string& out);
   bool literal(const char*& p, const char* e, std::string& out);
   bool term(const char*& p, const char* e, TermId& id, int pos);
+  TermId intern(std::string_view text);
+  bool kept(TermId predicate);
 
   static constexpr std::size_t kTokenCache = 256;
   Terms& terms_;
@@ -50,6 +57,9 @@ class LineParser {
   std::vector<Triple> block_;  // the line being parsed, handed out only when all of it is read
   TermId last_subject_id_ = kNoTerm;
   std::vector<std::pair<std::string, TermId>> tokens_;  // prefixed name → id (see term())
+  const PredicateFilter* only_ = nullptr;
+  bool interning_ = true;   // false: term() checks a term and gives kNoTerm
+  std::vector<char> kept_;  // predicate id → 0 unknown, 1 left out, 2 kept (only_'s answer)
 };
 
 }  // namespace provio::rdf

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "graph/reader.h"
 #include "graph/terms.h"
 
 namespace provio::rdf {
@@ -117,6 +118,10 @@ void Raptor::statement(void* data, raptor_statement* st) {
   }
   if (raptor_refuses_iri(self->s_) || raptor_refuses_iri(self->p_) || raptor_refuses_iri(self->o_)) {
     self->drop_statement(ctx, "an rdf:_ IRI that is no container ordinal (N-Triples readers refuse it)");
+    return;
+  }
+  if (ctx.only && !ctx.only->keeps(self->p_)) {
+    ctx.graph->terms.intern(self->p_);  // as the fast path does (reader.h, PredicateFilter)
     return;
   }
   if (self->held_) {

@@ -22,6 +22,8 @@ namespace provio::rdf {
 
 inline constexpr int kMaxMessagesPerFile = 10;
 
+class PredicateFilter;  // reader.h
+
 struct FileReport {
   std::vector<std::string> messages;
   std::uint64_t triples = 0;
@@ -41,6 +43,8 @@ struct FileContext {
   bool capture = false;  // keep raptor's first error in `captured` instead of reporting it
   std::string captured;
   int captured_column = 0;
+  // Statements with other predicates are left out (reader.h); null: none.
+  const PredicateFilter* only = nullptr;
 
   void message(std::uint64_t line, int column, std::string_view text) {
     if (static_cast<int>(report.messages.size()) >= kMaxMessagesPerFile) {

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include "cli/terminal.h"
 #include "graph/input.h"
@@ -128,7 +129,9 @@ class ChunkReader {
 class FastFile {
  public:
   FastFile(FileContext& ctx, Raptor& raptor)
-      : ctx_(ctx), raptor_(raptor), parser_(ctx.graph->terms, ctx.blank_prefix) {}
+      : ctx_(ctx), raptor_(raptor), parser_(ctx.graph->terms, ctx.blank_prefix) {
+    parser_.keep_only(ctx.only);
+  }
 
   void line(std::string_view text, std::uint64_t number, bool terminated) {
     if (!pending_.empty()) {
@@ -347,9 +350,10 @@ const char* raptor_syntax_for(std::string_view path) {
 }
 
 void read_one(const std::string& path, const std::string& blank_prefix, Graph& graph, Raptor& raptor,
-              FileReport& report, bool force_raptor, bool growing) {
+              FileReport& report, bool force_raptor, bool growing, const PredicateFilter* only = nullptr) {
   FileContext ctx{&path, &graph, {}, blank_prefix};
   ctx.growing = growing;
+  ctx.only = only;
   ChunkReader in(path, growing);
   if (!in.open_error().empty()) {
     ctx.report.damaged = true;
@@ -485,6 +489,11 @@ void read_one(const std::string& path, const std::string& blank_prefix, Graph& g
 
 }  // namespace
 
+PredicateFilter::PredicateFilter(std::vector<std::string> predicate_terms)
+    : terms_(std::move(predicate_terms)) {
+  for (const std::string& t : terms_) keep_.insert(t);
+}
+
 std::string parser_for(const std::string& path, const std::string& first_bytes) {
   if (has_suffix(content_name(path), ".nt")) return "fast";
   std::string_view head(first_bytes);
@@ -493,7 +502,7 @@ std::string parser_for(const std::string& path, const std::string& first_bytes) 
 }
 
 void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& graph, ReadResult& result,
-                std::size_t blank_base, bool growing) {
+                std::size_t blank_base, bool growing, const PredicateFilter* only) {
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, files.size())));
   std::vector<FileReport> reports(files.size());
@@ -504,7 +513,8 @@ void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& gra
   for (unsigned t = 0; t < jobs; ++t) raptors.push_back(std::make_unique<Raptor>());
   auto work = [&](Graph& g, Raptor& raptor) {
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-      read_one(files[i], "_:b" + std::to_string(blank_base + i) + "x", g, raptor, reports[i], false, growing);
+      read_one(files[i], "_:b" + std::to_string(blank_base + i) + "x", g, raptor, reports[i], false, growing,
+               only);
     }
   };
   if (jobs == 1) {

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "cli/trust.h"
@@ -20,6 +22,22 @@ struct ReadResult {
   std::uint64_t triples_in = 0;       // statements parsed, duplicates included
   std::size_t damaged = 0;            // files or inputs with something dropped or skipped
   std::vector<std::string> messages;  // in input order, without the tool's name
+};
+
+// The predicates a read keeps (prov-query sparql: those its query can match, docs/sparql.md):
+// every other statement is parsed and checked as usual, then left out before its subject and
+// object are interned. Its predicate is interned all the same, so the graph's terms tell which
+// predicates the input had. Terms in canonical spelling ("<iri>").
+class PredicateFilter {
+ public:
+  explicit PredicateFilter(std::vector<std::string> predicate_terms);
+  PredicateFilter(const PredicateFilter&) = delete;
+  PredicateFilter& operator=(const PredicateFilter&) = delete;
+  bool keeps(std::string_view predicate) const { return keep_.count(predicate) != 0; }
+
+ private:
+  std::vector<std::string> terms_;
+  std::unordered_set<std::string_view> keep_;  // views of terms_
 };
 
 // Expands command-line inputs into files: a directory is searched recursively for *.ttl and *.nt
@@ -40,8 +58,9 @@ std::string parser_for(const std::string& path, const std::string& first_bytes);
 // `blank_base` keeps blank node labels of different calls apart (MPI ranks pass their offset).
 // `growing`: the files may still be written (prov-merge --follow): a last line or statement
 // without its end is left out silently (a later read gets it whole), an empty file is no problem.
+// `only`: keep only the statements with these predicates (null: all).
 void read_files(const std::vector<std::string>& files, unsigned jobs, Graph& graph, ReadResult& result,
-                std::size_t blank_base = 0, bool growing = false);
+                std::size_t blank_base = 0, bool growing = false, const PredicateFilter* only = nullptr);
 
 // Only the raptor path for one file (tests compare it with the fast path).
 void read_file_with_raptor(const std::string& path, Graph& graph, ReadResult& result);

@@ -206,16 +206,19 @@ int cmd_sparql(const Args& a) {
     query = ss.str();
     nargs = 1;
   }
-  pq::QueryGraph g;
-  if (int rc = load(a, nargs, g)) return rc;
-  pq::Table t;
-  pq::Status s = g.sparql(query, t);
-  if (!s.ok) {
-    // A query that cannot be run (refused by the engine, no engine, refused by the server) is the
-    // caller's to fix: exit 1, without the usage text.
+  // A query that cannot be run (refused by the engine, no engine, refused by the server) is the
+  // caller's to fix: exit 1, without the usage text.
+  auto cannot_run = [&](const pq::Status& s) {
     fail((nargs ? a.positional[0] + ": " : std::string("-e: ")) + s.message);
     return provio::cli::kExitUsage;
-  }
+  };
+  pq::QueryGraph g;
+  // The engine first: it says which triples the query can match before the graph is read.
+  if (!a.flag("--endpoint"))
+    if (pq::Status s = g.start_sparql(query, inputs_of(a, nargs)); !s.ok) return cannot_run(s);
+  if (int rc = load(a, nargs, g)) return rc;
+  pq::Table t;
+  if (pq::Status s = g.sparql(query, t); !s.ok) return cannot_run(s);
   return provio::cli::exit_code(emit(a, t), g.damaged());
 }
 

@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "graph/terms.h"
-#include "query/oxigraph.h"
 #include "query/sparql_answer.h"
 
 namespace provio::query {
@@ -65,17 +64,26 @@ rdf::Status LocalGraph::sparql(std::string_view text, Table& out) {
   return sparql_on(*graph_, text, out);
 }
 
-rdf::Status sparql_on(const rdf::Graph& graph, std::string_view text, Table& out) {
+rdf::Status SparqlQuery::start(std::string_view text, bool small_graph) {
   // Without trailing blank lines: Oxigraph places an error at the furthest point it parsed, often
   // the end of the text, which should be on the query's last line, not after it.
   std::string query = kSparqlPrefixes + std::string(text);
   while (!query.empty() && std::isspace(static_cast<unsigned char>(query.back()))) query.pop_back();
+  return engine_.start(query, kSparqlPrefixLines, small_graph);
+}
+
+rdf::Status SparqlQuery::answer(const rdf::Graph& graph, Table& out) {
   std::string body, error;
-  rdf::Status s = oxigraph_query(graph, query, kSparqlPrefixLines, body);
-  if (!s.ok) return s;
+  if (rdf::Status s = engine_.answer(graph, body); !s.ok) return s;
   if (!answer_table(body, body.rfind("<?xml", 0) != 0, out, error))
     return rdf::Status::error("SPARQL engine's answer unreadable: " + error);
   return rdf::Status::success();
+}
+
+rdf::Status sparql_on(const rdf::Graph& graph, std::string_view text, Table& out) {
+  SparqlQuery q;
+  if (rdf::Status s = q.start(text, graph.size() < kBaselineOnlyBelow); !s.ok) return s;
+  return q.answer(graph, out);
 }
 
 }  // namespace provio::query

@@ -5,9 +5,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "graph/graph.h"
 #include "graph/graph_index.h"
+#include "query/oxigraph.h"
 #include "query/source.h"
 
 namespace provio::query {
@@ -22,6 +27,7 @@ class LocalGraph : public Source {
   bool has_object(std::string_view o) const override;
   std::size_t size() const override;
   rdf::Status sparql(std::string_view text, Table& out) override;
+  const rdf::Graph& graph() const { return *graph_; }
 
  private:
   Cell cell(rdf::TermId id) const;
@@ -30,8 +36,22 @@ class LocalGraph : public Source {
   rdf::GraphIndex index_;
 };
 
-// Runs SPARQL `text` (prefixes predeclared) over `graph` on Oxigraph: the one way a graph held
-// here is asked SPARQL (LocalGraph, and a store read whole by StoreGraph).
+// SPARQL `text` (prefixes predeclared) on Oxigraph, the one way a graph held here is asked SPARQL
+// (LocalGraph, and a store read whole by StoreGraph): started before the graph is read, so the
+// reader can leave out what the query cannot match (query_graph.h), then answered from the graph.
+class SparqlQuery {
+ public:
+  // `small_graph`: see OxigraphQuery::start.
+  rdf::Status start(std::string_view text, bool small_graph);
+  // The predicate terms the query can match, or nullopt: any triple may matter.
+  const std::optional<std::vector<std::string>>& predicates() const { return engine_.predicates(); }
+  rdf::Status answer(const rdf::Graph& graph, Table& out);
+
+ private:
+  OxigraphQuery engine_;
+};
+
+// Runs SPARQL `text` (prefixes predeclared) over `graph`.
 rdf::Status sparql_on(const rdf::Graph& graph, std::string_view text, Table& out);
 
 }  // namespace provio::query

@@ -35,12 +35,6 @@ using rdf::Status;
 constexpr int kRefused = 3;
 // Bytes of N-Triples formatted per write round.
 constexpr std::size_t kFeedBytes = 1 << 20;
-// Below this many triples node runs the engine's WebAssembly in V8's baseline compiler only
-// (--liftoff-only): the optimising tier compiles the whole module in the background, ~0.33 CPU s
-// whatever the graph, which at 2 k triples is two thirds of the query (0.50 -> 0.17 CPU s); from
-// ~75 k triples on, the optimised code wins it back (100 k triples: 0.68 s optimised, 0.78 s
-// baseline). Measured on bench/query/gen.py's graphs, node 20.
-constexpr std::size_t kBaselineOnlyBelow = 50'000;
 
 std::string setting(const char* env, const char* built_in) {
   const char* v = std::getenv(env);
@@ -62,74 +56,70 @@ std::string in_user_lines(const std::string& message, int prefix_lines) {
 }
 
 // What is written to the driver: the header and query; then, once the driver has said which
-// predicates the query can match (start()), the graph's triples with those predicates (all of
-// them if it said "all") as N-Triples, a round at a time.
+// predicates the query can match and the graph is read (start()), the graph's triples with those
+// predicates (all of them if it said "all") as N-Triples, a round at a time.
 class Feed {
  public:
-  Feed(const rdf::Graph& g, std::string_view query) : g_(g) {
+  explicit Feed(std::string_view query) {
     buf_ = std::to_string(query.size()) + "\n";
     buf_.append(query);
   }
   // Nothing to write until start() is called?
-  bool waiting() const { return !started_ && off_ == buf_.size(); }
+  bool waiting() const { return !g_ && off_ == buf_.size(); }
   // The bytes still to write; refilled when drained. Empty at the end (or while waiting()).
   std::string_view pending() {
-    if (off_ == buf_.size() && started_) fill();
+    if (off_ == buf_.size() && g_) fill();
     return std::string_view(buf_).substr(off_);
   }
   void wrote(std::size_t n) { off_ += n; }
-  // `keep[p]`: the triples with predicate p are sent; an empty `keep` sends every triple.
-  void start(std::vector<bool> keep) {
+  // `keep[p]`: the triples of `g` with predicate p are sent; an empty `keep` sends every triple.
+  void start(const rdf::Graph& g, std::vector<bool> keep) {
+    g_ = &g;
     keep_ = std::move(keep);
-    started_ = true;
   }
 
  private:
   void fill() {
     buf_.clear();
     off_ = 0;
-    const auto& ts = g_.triples();
+    const auto& ts = g_->triples();
     for (; next_ < ts.size() && buf_.size() < kFeedBytes; ++next_) {
       const rdf::Triple& t = ts[next_];
       if (!keep_.empty() && !keep_[t.p]) continue;
-      buf_.append(g_.terms[t.s]).append(" ").append(g_.terms[t.p]).append(" ");
-      buf_.append(g_.terms[t.o]).append(" .\n");
+      buf_.append(g_->terms[t.s]).append(" ").append(g_->terms[t.p]).append(" ");
+      buf_.append(g_->terms[t.o]).append(" .\n");
     }
   }
-  const rdf::Graph& g_;
+  const rdf::Graph* g_ = nullptr;
   std::string buf_;
   std::size_t off_ = 0;
   std::size_t next_ = 0;
-  bool started_ = false;
   std::vector<bool> keep_;
 };
 
 // The driver's first lines (oxigraph_query.js): "all", or "only N" and N predicate IRIs. Takes
-// them off the front of `out` once complete (true) and sets `keep` (empty for all triples) by
-// the graph's term ids; false while incomplete.
-Status take_selection(const rdf::Graph& g, std::string& out, bool& complete, std::vector<bool>& keep) {
+// them off the front of `out` once complete (`complete` true) and sets `predicates` (nullopt for
+// every triple) as terms.
+Status take_selection(std::string& out, bool& complete, std::optional<std::vector<std::string>>& predicates) {
   complete = false;
   std::size_t eol = out.find('\n');
   if (eol == std::string::npos) return Status::success();
   std::string_view first(out.data(), eol);
   std::size_t pos = eol + 1;
-  keep.clear();
+  std::optional<std::vector<std::string>> found;
   if (first != "all") {
     if (first.substr(0, 5) != "only " || first.size() == 5)
       return Status::error("SPARQL engine: unexpected answer '" + std::string(first.substr(0, 80)) + "'");
     unsigned long n = std::strtoul(std::string(first.substr(5)).c_str(), nullptr, 10);
-    keep.assign(g.terms.size(), false);
-    std::string term;
+    found.emplace();
     for (unsigned long i = 0; i < n; ++i, pos = eol + 1) {
       eol = out.find('\n', pos);
       if (eol == std::string::npos) return Status::success();
-      term.clear();
-      rdf::append_iri(term, std::string_view(out).substr(pos, eol - pos));
-      rdf::TermId id = g.terms.find(term);
-      if (id != rdf::kNoTerm) keep[id] = true;
+      rdf::append_iri(found->emplace_back(), std::string_view(out).substr(pos, eol - pos));
     }
   }
   out.erase(0, pos);
+  predicates = std::move(found);
   complete = true;
   return Status::success();
 }
@@ -163,54 +153,82 @@ class NoSigpipe {
   struct sigaction old_ {};
 };
 
-// Feeds the driver's stdin (in.fd[1]) and drains its stdout and stderr (out.fd[0], err.fd[0])
-// until both close; closes each end when done with it. The graph goes out once the driver's
-// stdout said which of it to send.
-Status exchange(const rdf::Graph& g, Feed& feed, Pipe& in, Pipe& out, Pipe& err, std::string& body,
-                std::string& errors) {
-  ::fcntl(in.fd[1], F_SETFL, ::fcntl(in.fd[1], F_GETFL) | O_NONBLOCK);
-  char buf[1 << 16];
-  std::string selection;
-  bool selected = false;
-  while (out.fd[0] >= 0 || err.fd[0] >= 0) {
-    pollfd p[3] = {
-        {feed.waiting() ? -1 : in.fd[1], POLLOUT, 0}, {out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}};
-    if (::poll(p, 3, -1) < 0) {
-      if (errno == EINTR) continue;
-      return Status::error(std::string("SPARQL engine: poll: ") + std::strerror(errno));
-    }
-    if (p[0].fd >= 0 && (p[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      std::string_view w = feed.pending();
-      ssize_t n = w.empty() ? 0 : ::write(p[0].fd, w.data(), w.size());
-      if (n > 0) feed.wrote(static_cast<std::size_t>(n));
-      // Everything written, or the driver stopped reading (a refused query): its answer tells.
-      if (w.empty() || (n < 0 && errno != EAGAIN && errno != EINTR)) in.close_end(1);
-    }
-    for (int i : {1, 2}) {
-      if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLERR | POLLHUP))) continue;
-      ssize_t n = ::read(p[i].fd, buf, sizeof buf);
-      if (n > 0 && i == 1 && !selected) {
-        selection.append(buf, static_cast<std::size_t>(n));
-        std::vector<bool> keep;
-        if (Status s = take_selection(g, selection, selected, keep); !s.ok) return s;
-        if (selected) {
-          feed.start(std::move(keep));
-          body.append(selection);
-        }
-      } else if (n > 0) {
-        (i == 1 ? body : errors).append(buf, static_cast<std::size_t>(n));
-      } else if (n == 0 || errno != EINTR) {
-        (i == 1 ? out : err).close_end(0);
-      }
-    }
-  }
-  in.close_end(1);
-  return Status::success();
-}
-
 }  // namespace
 
-Status oxigraph_query(const rdf::Graph& graph, std::string_view query, int prefix_lines, std::string& body) {
+// The engine's process and the pipes to it (one query).
+struct OxigraphQuery::Run {
+  Run(std::string_view query, int lines) : feed(query), prefix_lines(lines) {}
+  pid_t pid = -1;
+  Pipe in, out, err;
+  Feed feed;
+  int prefix_lines;
+  std::string selection, body, errors;
+  bool selected = false;
+
+  // Feeds the driver's stdin (in.fd[1]) and drains its stdout and stderr (out.fd[0], err.fd[0]),
+  // closing each end when done with it, until both close; or, with `to_selection`, until the
+  // driver has said which triples to send (`selected`: the graph goes out after feed.start()).
+  Status exchange(bool to_selection, std::optional<std::vector<std::string>>& predicates) {
+    char buf[1 << 16];
+    while ((out.fd[0] >= 0 || err.fd[0] >= 0) && !(to_selection && selected)) {
+      pollfd p[3] = {
+          {feed.waiting() ? -1 : in.fd[1], POLLOUT, 0}, {out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}};
+      if (::poll(p, 3, -1) < 0) {
+        if (errno == EINTR) continue;
+        return Status::error(std::string("SPARQL engine: poll: ") + std::strerror(errno));
+      }
+      if (p[0].fd >= 0 && (p[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
+        std::string_view w = feed.pending();
+        ssize_t n = w.empty() ? 0 : ::write(p[0].fd, w.data(), w.size());
+        if (n > 0) feed.wrote(static_cast<std::size_t>(n));
+        // Everything written, or the driver stopped reading (a refused query): its answer tells.
+        if (w.empty() || (n < 0 && errno != EAGAIN && errno != EINTR)) in.close_end(1);
+      }
+      for (int i : {1, 2}) {
+        if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLERR | POLLHUP))) continue;
+        ssize_t n = ::read(p[i].fd, buf, sizeof buf);
+        if (n > 0 && i == 1 && !selected) {
+          selection.append(buf, static_cast<std::size_t>(n));
+          if (Status s = take_selection(selection, selected, predicates); !s.ok) return s;
+          if (selected) body.append(selection);
+        } else if (n > 0) {
+          (i == 1 ? body : errors).append(buf, static_cast<std::size_t>(n));
+        } else if (n == 0 || errno != EINTR) {
+          (i == 1 ? out : err).close_end(0);
+        }
+      }
+    }
+    return Status::success();
+  }
+
+  // Closes every pipe (the driver sees the end of its input) and waits for the driver; how it
+  // ended, as a Status.
+  Status finish() {
+    in.close_end(1);
+    out.close_end(0);
+    err.close_end(0);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::success();
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kRefused)
+      return Status::error("malformed SPARQL: " + in_user_lines(errors, prefix_lines));
+    std::string why = WIFSIGNALED(status)
+                          ? std::string("killed by signal ") + std::to_string(WTERMSIG(status))
+                          : "exit status " + std::to_string(WEXITSTATUS(status));
+    return Status::error("SPARQL query failed: " +
+                         (errors.empty() ? "the engine (node) stopped: " + why : errors));
+  }
+};
+
+OxigraphQuery::OxigraphQuery() = default;
+
+OxigraphQuery::~OxigraphQuery() {
+  if (run_) static_cast<void>(run_->finish());  // never answered: how the driver ended is moot
+}
+
+Status OxigraphQuery::start(std::string_view query, int prefix_lines, bool small_graph) {
   std::string node = setting("PROVIO_NODE", kOxigraphNode);
   std::string modules = setting("PROVIO_OXIGRAPH_DIR", kOxigraphDir) + "/node_modules";
   for (const auto& [package, what] : {std::pair{"oxigraph", "Oxigraph's JavaScript package (the engine)"},
@@ -219,7 +237,8 @@ Status oxigraph_query(const rdf::Graph& graph, std::string_view query, int prefi
       return Status::error(std::string("SPARQL needs ") + what + ", not found in " + modules +
                            " (run scripts/setup.sh, or set PROVIO_OXIGRAPH_DIR to the directory holding "
                            "node_modules/oxigraph and node_modules/sparqljs)");
-  Pipe in, out, err;
+  auto run = std::make_unique<Run>(query, prefix_lines);
+  Pipe &in = run->in, &out = run->out, &err = run->err;
   if (::pipe2(in.fd, O_CLOEXEC) != 0 || ::pipe2(out.fd, O_CLOEXEC) != 0 || ::pipe2(err.fd, O_CLOEXEC) != 0)
     return Status::error(std::string("SPARQL engine: pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
@@ -228,11 +247,10 @@ Status oxigraph_query(const rdf::Graph& graph, std::string_view query, int prefi
   posix_spawn_file_actions_adddup2(&actions, out.fd[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err.fd[1], STDERR_FILENO);
   std::vector<char*> argv = {node.data()};
-  if (graph.size() < kBaselineOnlyBelow) argv.push_back(const_cast<char*>("--liftoff-only"));
+  if (small_graph) argv.push_back(const_cast<char*>("--liftoff-only"));
   argv.insert(argv.end(),
               {const_cast<char*>("-e"), const_cast<char*>(kOxigraphScript), modules.data(), nullptr});
-  pid_t pid = -1;
-  int rc = posix_spawnp(&pid, node.c_str(), &actions, nullptr, argv.data(), environ);
+  int rc = posix_spawnp(&run->pid, node.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0)
     return Status::error("SPARQL needs node to run its engine (Oxigraph): cannot start '" + node +
@@ -240,29 +258,40 @@ Status oxigraph_query(const rdf::Graph& graph, std::string_view query, int prefi
   in.close_end(0);
   out.close_end(1);
   err.close_end(1);
-
-  Feed feed(graph, query);
-  std::string errors;
+  ::fcntl(in.fd[1], F_SETFL, ::fcntl(in.fd[1], F_GETFL) | O_NONBLOCK);
   Status s;
   {
     NoSigpipe guard;
-    s = exchange(graph, feed, in, out, err, body, errors);
+    s = run->exchange(true, predicates_);
   }
-  in.close_end(1);  // a failed exchange() may leave them open: the driver then sees EOF
-  out.close_end(0);
-  err.close_end(0);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  if (s.ok && run->selected) {
+    run_ = std::move(run);
+    return s;
   }
+  Status ended = run->finish();  // a refused query, or a driver that died: it says why
+  return s.ok ? ended : s;
+}
+
+Status OxigraphQuery::answer(const rdf::Graph& graph, std::string& body) {
+  if (!run_) return Status::error("SPARQL engine: not started");
+  std::vector<bool> keep;
+  if (predicates_) {
+    keep.assign(graph.terms.size(), false);
+    for (const std::string& p : *predicates_)
+      if (rdf::TermId id = graph.terms.find(p); id != rdf::kNoTerm) keep[id] = true;
+  }
+  std::unique_ptr<Run> run = std::move(run_);
+  run->feed.start(graph, std::move(keep));
+  Status s;
+  {
+    NoSigpipe guard;
+    s = run->exchange(false, predicates_);
+  }
+  Status ended = run->finish();
   if (!s.ok) return s;
-  while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::success();
-  if (WIFEXITED(status) && WEXITSTATUS(status) == kRefused)
-    return Status::error("malformed SPARQL: " + in_user_lines(errors, prefix_lines));
-  std::string why = WIFSIGNALED(status) ? std::string("killed by signal ") + std::to_string(WTERMSIG(status))
-                                        : "exit status " + std::to_string(WEXITSTATUS(status));
-  return Status::error("SPARQL query failed: " +
-                       (errors.empty() ? "the engine (node) stopped: " + why : errors));
+  if (!ended.ok) return ended;
+  body = std::move(run->body);
+  return Status::success();
 }
 
 }  // namespace provio::query

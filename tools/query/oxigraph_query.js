@@ -6,12 +6,14 @@
 //   stdout   first which triples the query can match (below), then the answer: SELECT / ASK:
 //            SPARQL Query Results XML; CONSTRUCT / DESCRIBE: N-Triples
 //   stderr   on failure, one line: the engine's message; exit 3 for a query the engine refuses
-//            (before any of the graph is read), 4 for anything else
+//            (before any of the graph is read), 4 for anything else (a graph larger than the
+//            engine's memory says so)
 //
 // Which triples: "all\n", or "only N\n" and N lines, each the IRI of a predicate; then only the
 // triples with one of these predicates can change the answer, and prov-query sends no others
 // (why that is exact: predicates() below and docs/sparql.md, "Loading only what the query can
-// match"). prov-query waits for this line before it sends the graph.
+// match"). prov-query waits for these lines before it reads the graph, and reads only those
+// triples when that gives the same answer.
 //
 // Hard rule: the query is checked on an empty store before the graph is loaded, so a malformed
 // query fails at once, whatever the graph's size.
@@ -94,6 +96,20 @@ function predicates(parser, query) {
   return [...found];
 }
 
+// The engine's memory is WebAssembly's, at most 4 GiB: a store that needs more makes its
+// allocator fail, which traps ("unreachable") or fails to grow the memory.
+function outOfMemory(e) {
+  return e instanceof RangeError || /unreachable|memory/i.test(String(e && e.message));
+}
+
+function tooLarge(bytes) {
+  const what = only ? `the ${only.length} predicates the query can match` :
+    'every triple (the query does not name its predicates: a variable predicate, !p, p* or DESCRIBE)';
+  return `the graph does not fit the engine: Oxigraph's WebAssembly memory (at most 4 GiB) ran out ` +
+    `after ${(bytes / 1e6).toFixed(0)} MB of N-Triples, loading ${what}; ask a SPARQL server ` +
+    '(--endpoint) for a graph this large';
+}
+
 const modules = process.argv[process.argv.length - 1];
 let ox;
 let sparqljs;
@@ -135,6 +151,7 @@ const store = new ox.Store();
 let buf = Buffer.alloc(Math.max(kChunk, rest.length));
 rest.copy(buf);
 let have = rest.length;
+let loaded = 0;  // bytes of N-Triples in the store
 for (;;) {
   // A pipe gives at most its capacity per read: fill the chunk first (a load() per read measured
   // twice the loading time at 1 M triples).
@@ -146,8 +163,9 @@ for (;;) {
     try {
       store.load(buf.subarray(0, end), { format: 'application/n-triples', lenient: true });
     } catch (e) {
-      fail(4, `the graph: ${e.message || e}`);
+      fail(4, outOfMemory(e) ? tooLarge(loaded) : `the graph: ${e.message || e}`);
     }
+    loaded += end;
   }
   if (got === 0) break;
   if (end === 0) {  // one line longer than the chunk
@@ -164,6 +182,7 @@ let answer;
 try {
   answer = store.query(query, { results_format: format });
 } catch (e) {
-  fail(4, e.message || e);
+  fail(4, outOfMemory(e) ? 'the engine ran out of memory answering the query (Oxigraph\'s WebAssembly ' +
+    'memory ends at 4 GiB)' : e.message || e);
 }
 writeAll(String(answer));

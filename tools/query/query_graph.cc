@@ -1,17 +1,106 @@
 // Opening a provenance graph once, by the back end its input needs (see query_graph.h).
 #include "query/query_graph.h"
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <utility>
 
+#include "graph/input.h"
 #include "graph/merge.h"
 #include "graph/store.h"
 #include "graph/store_layout.h"
+#include "model/vocabulary.h"
 #include "query/local_graph.h"
 #include "query/store_graph.h"
 
 namespace provio::query {
 
-QueryGraph::QueryGraph() : source_(std::make_unique<LocalGraph>(std::make_unique<rdf::Graph>())) {}
+namespace {
+
+// Inputs smaller than this are a small graph for the engine (below kBaselineOnlyBelow triples,
+// oxigraph.h), told before the graph is read: 8 MiB is ~55 k triples of N-Triples (~155 bytes a
+// triple) or of raw Turtle (~110), a compressed file counted kZstdRatio times its size.
+constexpr std::uintmax_t kSmallInputBytes = 8 << 20;
+constexpr std::uintmax_t kZstdRatio = 10;
+
+bool small_input(const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::uintmax_t bytes = 0;
+  std::error_code ec;
+  auto add = [&](const fs::path& p) {
+    std::uintmax_t n = fs::is_regular_file(p, ec) ? fs::file_size(p, ec) : 0;
+    if (!ec) bytes += p.extension() == ".zst" ? n * kZstdRatio : n;
+  };
+  for (const std::string& in : inputs) {
+    if (!fs::is_directory(in, ec)) {
+      add(in);
+      continue;
+    }
+    for (fs::recursive_directory_iterator it(in, ec), end; !ec && it != end && bytes < kSmallInputBytes;
+         it.increment(ec))
+      add(it->path());
+  }
+  return bytes < kSmallInputBytes;
+}
+
+// Whether `path` may be one merged graph: an uncompressed file that does not begin with the
+// header every raw file begins with (model::kTurtlePrefixes).
+bool may_be_merged(const std::string& path) {
+  std::string_view name(path);
+  if (name.size() >= 4 && name.substr(name.size() - 4) == ".zst") return false;
+  std::string error;
+  int fd = rdf::open_input(path, error);
+  if (fd < 0 || fd == STDIN_FILENO) return false;
+  std::string head(model::kTurtlePrefixes.size(), '\0');
+  ssize_t n = ::read(fd, head.data(), head.size());
+  ::close(fd);
+  return n >= 0 && head.substr(0, static_cast<std::size_t>(n)) != model::kTurtlePrefixes;
+}
+
+// Predicates only raw files have (docs/format.md): a graph with one of them is not merged.
+const char* const kRawOnly[] = {"partial", "start", "span", "n"};
+
+}  // namespace
+
+Status QueryGraph::start_sparql(std::string_view text, const std::vector<std::string>& inputs) {
+  for (const auto& in : inputs)  // a store opened in place asks its own engine (store_graph.h)
+    if (rdf::is_store(in) && rdf::store_form(in) != rdf::StoreForm::kLines) return Status::success();
+  auto q = std::make_unique<SparqlQuery>();
+  if (Status s = q->start(text, small_input(inputs)); !s.ok) return s;
+  sparql_ = std::move(q);
+  return Status::success();
+}
+
+Status QueryGraph::sparql(std::string_view text, Table& out) {
+  std::unique_ptr<SparqlQuery> q = std::move(sparql_);
+  if (q && local_) return q->answer(local_->graph(), out);
+  q.reset();  // a store opened in place asks its own
+  return source_->sparql(text, out);
+}
+
+bool QueryGraph::load_only(const std::string& file, const std::vector<std::string>& predicates,
+                           cli::OtherOwners other_owners) {
+  if (!may_be_merged(file)) return false;
+  rdf::ReadResult read;
+  std::vector<std::string> files = rdf::list_inputs({file}, read, false, other_owners);
+  if (files.size() != 1 || read.damaged) return false;
+  auto graph = std::make_unique<rdf::Graph>();
+  rdf::PredicateFilter only(predicates);
+  rdf::read_files(files, 1, *graph, read, 0, false, &only);
+  if (read.damaged && graph->size() == 0) return false;  // read whole, it is reported as prov-merge does
+  for (const char* p : kRawOnly)
+    if (graph->terms.find(rdf::term(rdf::kProvio, p)) != rdf::kNoTerm) return false;
+  damaged_ = read.damaged != 0;
+  messages_ = std::move(read.messages);
+  return hold(std::move(graph), "").ok;
+}
+
+QueryGraph::QueryGraph() {
+  auto local = std::make_unique<LocalGraph>(std::make_unique<rdf::Graph>());
+  local_ = local.get();
+  source_ = std::move(local);
+}
 
 Status QueryGraph::load(const std::vector<std::string>& inputs, cli::OtherOwners other_owners) {
   if (inputs.empty())
@@ -34,9 +123,14 @@ Status QueryGraph::load(const std::vector<std::string>& inputs, cli::OtherOwners
       auto store = std::make_unique<StoreGraph>();
       if (Status s = store->open(in); !s.ok) return s;
       source_ = std::move(store);
+      local_ = nullptr;
       return Status::success();
     }
   }
+  // One merged graph asked SPARQL that names its predicates: only their triples are read.
+  if (sparql_ && sparql_->predicates() && inputs.size() == 1 &&
+      load_only(inputs.front(), *sparql_->predicates(), other_owners))
+    return Status::success();
   // Everything else (merged files, raw directories, a mix, damaged files) is read, completed and
   // folded by prov-merge's engine, so every tool gives one answer. Damage is reported, not fatal:
   // what is whole is answered, as prov-merge merges it (the caller exits 2).
@@ -55,7 +149,9 @@ Status QueryGraph::load(const std::vector<std::string>& inputs, cli::OtherOwners
 }
 
 Status QueryGraph::hold(std::unique_ptr<rdf::Graph> graph, const std::string& store_dir) {
-  source_ = std::make_unique<LocalGraph>(std::move(graph));
+  auto local = std::make_unique<LocalGraph>(std::move(graph));
+  local_ = local.get();
+  source_ = std::move(local);
   store_dir_ = store_dir;
   return Status::success();
 }
@@ -69,6 +165,7 @@ Status QueryGraph::open_endpoint(const std::string& query_url, net::Auth auth) {
   if (!remote->open(error)) return Status::error(error);
   remote_ = remote.get();
   source_ = std::move(remote);
+  local_ = nullptr;
   return Status::success();
 }
 

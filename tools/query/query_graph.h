@@ -16,6 +16,7 @@
 #include "graph/graph.h"
 #include "graph/status.h"
 #include "graph/vocabulary.h"
+#include "query/local_graph.h"
 #include "query/remote_graph.h"
 #include "query/source.h"
 #include "query/table.h"
@@ -34,6 +35,11 @@ class QueryGraph {
   // could have planted (cli/trust.h) is refused, or with OtherOwners::kWarn read with a warning.
   Status load(const std::vector<std::string>& inputs,
               cli::OtherOwners other_owners = cli::OtherOwners::kRefuse);
+  // prov-query sparql on local inputs: starts the engine on `text` (prefixes predeclared) before
+  // load(), so that load() reads only the triples the query can match where that gives the same
+  // answer (one merged graph, docs/sparql.md "Reading only what the query can match"); sparql()
+  // then answers `text` with it. `inputs`' size tells the engine whether the graph is small.
+  Status start_sparql(std::string_view text, const std::vector<std::string>& inputs);
   // Holds a graph already read and folded (prov-merge's, to index the store it has just written
   // at `store_dir` without reading it back; "" for none).
   Status hold(std::unique_ptr<rdf::Graph> graph, const std::string& store_dir);
@@ -49,8 +55,8 @@ class QueryGraph {
   // fails. Local graphs answer in one round.
   Status in_rounds(const std::function<void()>& question);
 
-  // SPARQL and navigation: the back end's (source.h).
-  Status sparql(std::string_view text, Table& out) { return source_->sparql(text, out); }
+  // SPARQL and navigation: the back end's (source.h); SPARQL on the engine start_sparql() started.
+  Status sparql(std::string_view text, Table& out);
   std::vector<Cell> objects(std::string_view s, std::string_view p) const { return source_->objects(s, p); }
   std::vector<std::string> subjects(std::string_view p, std::string_view o) const {
     return source_->subjects(p, o);
@@ -69,7 +75,14 @@ class QueryGraph {
   const std::string& store_dir() const { return store_dir_; }
 
  private:
+  // Reads `file` keeping only the triples with `predicates`, without folding, when it is one
+  // merged graph (the fold would change nothing: docs/sparql.md); false to read it whole instead.
+  bool load_only(const std::string& file, const std::vector<std::string>& predicates,
+                 cli::OtherOwners other_owners);
+
   std::unique_ptr<Source> source_;
+  std::unique_ptr<SparqlQuery> sparql_;  // start_sparql()'s
+  const LocalGraph* local_ = nullptr;    // source_, when it is a graph held here
   const RemoteGraph* remote_ = nullptr;  // source_, when it is a server
   std::string store_dir_;
   std::vector<std::string> messages_;
