@@ -150,7 +150,7 @@ class FastFile {
       case LineParser::Line::kEmpty:
       case LineParser::Line::kPrefix: return;
       case LineParser::Line::kTriples:
-        for (const Triple& t : parser_.triples()) ctx_.graph->add(t.s, t.p, t.o);
+        ctx_.graph->add(parser_.triples());
         ctx_.report.triples += parser_.triples().size();
         return;
       case LineParser::Line::kOther: break;
