@@ -71,8 +71,18 @@ void Terms::grow() {
   std::size_t n = table_.empty() ? 1024 : table_.size() * 2;
   ZeroArray<Slot> t(n);
   std::size_t mask = n - 1;
-  for (std::uint32_t id = 0; id < views_.size(); ++id) {
-    std::uint64_t h = hash_text(views_[id]);  // recomputed: keeping it cost 8 bytes a term
+  // Hashes are recomputed (keeping them cost 8 bytes a term), kAhead terms ahead of their
+  // insertion so that the slot is prefetched by then (see Graph::index).
+  constexpr std::uint32_t kAhead = 16;
+  std::uint64_t ahead[kAhead];
+  auto terms = static_cast<std::uint32_t>(views_.size());
+  for (std::uint32_t id = 0; id < std::min(kAhead, terms); ++id) ahead[id] = hash_text(views_[id]);
+  for (std::uint32_t id = 0; id < terms; ++id) {
+    std::uint64_t h = ahead[id % kAhead];
+    if (id + kAhead < terms) {
+      ahead[id % kAhead] = hash_text(views_[id + kAhead]);
+      __builtin_prefetch(&t[ahead[id % kAhead] & mask], 1);
+    }
     std::size_t i = h & mask;
     while (t[i].id1) i = (i + 1) & mask;
     t[i] = Slot{id + 1, static_cast<std::uint32_t>(h >> 32)};
@@ -155,6 +165,7 @@ bool Graph::add(TermId s, TermId p, TermId o) {
 }
 
 void Graph::add(const std::vector<Triple>& ts) {
+  if (ts.empty()) return;
   std::size_t n = triples_.size() + ts.size();
   if (!indexed() || n * 4 > table_.size() * 3) index(slots_for(n));
   std::size_t mask = table_.size() - 1;
