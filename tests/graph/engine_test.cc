@@ -134,6 +134,27 @@ TEST(MergeReader, BadLinesAreReportedAndTheRestKept) {
   EXPECT_EQ(r.messages[1], path + ":9: truncated statement dropped (file ends mid-line)");
 }
 
+// A NUL or a byte that is not UTF-8 is found wherever it is in the line (the reader scans 8 bytes
+// a step, then byte by byte): the line is dropped and the column names the byte.
+TEST(MergeReader, DamagedByteAnywhereInALineIsFound) {
+  TempDir dir;
+  const std::string line = "<urn:a> <urn:p> \"twenty-four letters long\" .";
+  for (char bad : {'\0', '\xFF'}) {
+    for (std::size_t at = 0; at < line.size() - 2; ++at) {
+      std::string damaged = line;
+      damaged[at] = bad;
+      std::string path = dir.file("d.nt", "<urn:b> <urn:p> <urn:c> .\n" + damaged + "\n");
+      Graph g;
+      ReadResult r;
+      read_files({path}, 1, g, r);
+      EXPECT_EQ(g.size(), 1u) << at;
+      ASSERT_EQ(r.messages.size(), 1u) << at;
+      std::string what = bad ? "invalid UTF-8" : "NUL bytes";
+      EXPECT_EQ(r.messages[0], path + ":2:" + std::to_string(at + 1) + ": " + what + "; line dropped");
+    }
+  }
+}
+
 TEST(MergeReader, CutLastLineIsNeverReadAsAShorterTerm) {
   TempDir dir;
   const std::string head = std::string(model::kTurtlePrefixes) + "<urn:a> rdf:type prov:Activity .\n";
