@@ -134,6 +134,27 @@ TEST(MergeReader, BadLinesAreReportedAndTheRestKept) {
   EXPECT_EQ(r.messages[1], path + ":9: truncated statement dropped (file ends mid-line)");
 }
 
+// A NUL or a byte that is not UTF-8 is found wherever it is in the line (the reader scans 8 bytes
+// a step, then byte by byte): the line is dropped and the column names the byte.
+TEST(MergeReader, DamagedByteAnywhereInALineIsFound) {
+  TempDir dir;
+  const std::string line = "<urn:a> <urn:p> \"twenty-four letters long\" .";
+  for (char bad : {'\0', '\xFF'}) {
+    for (std::size_t at = 0; at < line.size() - 2; ++at) {
+      std::string damaged = line;
+      damaged[at] = bad;
+      std::string path = dir.file("d.nt", "<urn:b> <urn:p> <urn:c> .\n" + damaged + "\n");
+      Graph g;
+      ReadResult r;
+      read_files({path}, 1, g, r);
+      EXPECT_EQ(g.size(), 1u) << at;
+      ASSERT_EQ(r.messages.size(), 1u) << at;
+      std::string what = bad ? "invalid UTF-8" : "NUL bytes";
+      EXPECT_EQ(r.messages[0], path + ":2:" + std::to_string(at + 1) + ": " + what + "; line dropped");
+    }
+  }
+}
+
 TEST(MergeReader, CutLastLineIsNeverReadAsAShorterTerm) {
   TempDir dir;
   const std::string head = std::string(model::kTurtlePrefixes) + "<urn:a> rdf:type prov:Activity .\n";
@@ -250,6 +271,25 @@ TEST(MergeTerms, Measures) {
   ASSERT_TRUE(lit);
   EXPECT_EQ(lit->lexical, "a\"b\xC3\xA9");
   EXPECT_EQ(lit->datatype, "http://www.w3.org/2001/XMLSchema#string");
+}
+
+// literal_view is parse_literal without the copy: the same pieces for every form of literal.
+TEST(MergeTerms, LiteralViewAgreesWithParseLiteral) {
+  for (std::string term : {"\"12\"^^<http://www.w3.org/2001/XMLSchema#integer>", "\"x\"@en-GB", "\"\"",
+                           "\"a\\\"b\\u00E9\"^^<http://www.w3.org/2001/XMLSchema#string>", "\"tab\\t\"@de",
+                           "\"plain\"", "<urn:not-a-literal>", "\"unclosed", "\"bad\\u00\"", "\"x\"^^"}) {
+    std::string scratch = "left over";
+    auto view = literal_view(term, scratch);
+    auto lit = parse_literal(term);
+    ASSERT_EQ(view.has_value(), lit.has_value()) << term;
+    if (!lit) continue;
+    EXPECT_EQ(view->lexical, lit->lexical) << term;
+    EXPECT_EQ(view->datatype, lit->datatype) << term;
+    EXPECT_EQ(view->lang, lit->lang) << term;
+  }
+  std::string scratch;
+  std::string plain = "\"12\"^^<urn:t>";
+  EXPECT_EQ(literal_view(plain, scratch)->lexical.data(), plain.data() + 1);  // no copy
 }
 
 constexpr const char* kProvio = "http://www.w3.org/ns/provio#";
@@ -448,6 +488,31 @@ TEST(MergeGraph, FilterSortAndShrinkKeepFindingDuplicates) {
   EXPECT_FALSE(g.is_sorted());
   std::vector<Triple> copy;
   EXPECT_TRUE(std::equal(before.begin(), before.end(), g.in_order(copy).begin()));
+}
+
+// filter_indexed hands each triple with its index before the filter; add(vector) is add of each.
+TEST(MergeGraph, FilterByIndexAndAddingALineAtOnce) {
+  Graph g;
+  std::vector<Triple> line;
+  for (int i = 0; i < 3000; ++i)  // past the first table sizes, in lines of 7 with repeats
+    line.push_back({g.terms.intern("<urn:s" + std::to_string(i % 500) + ">"), g.terms.intern("<urn:p>"),
+                    g.terms.intern("\"" + std::to_string(i % 2000) + "\"")});
+  for (std::size_t k = 0; k < line.size(); k += 7)
+    g.add(std::vector<Triple>(line.begin() + static_cast<long>(k),
+                              line.begin() + static_cast<long>(std::min(k + 7, line.size()))));
+  ASSERT_EQ(g.size(), 2000u);
+  for (const Triple& t : line) EXPECT_TRUE(g.contains(t));
+  std::vector<Triple> before = g.triples();
+  std::vector<std::size_t> seen;
+  g.filter_indexed([&](std::size_t k, const Triple& t) {
+    EXPECT_EQ(t, before[k]);
+    seen.push_back(k);
+    return k % 3 != 0;
+  });
+  ASSERT_EQ(seen.size(), before.size());
+  for (std::size_t k = 0; k < seen.size(); ++k) EXPECT_EQ(seen[k], k);
+  for (std::size_t k = 0; k < before.size(); ++k) EXPECT_EQ(g.contains(before[k]), k % 3 != 0);
+  EXPECT_EQ(g.size(), before.size() - (before.size() + 2) / 3);
 }
 
 TEST(MergeWriter, TurtleReadsBackAsTheSameGraph) {

@@ -7,7 +7,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "graph/terms.h"
@@ -103,20 +102,23 @@ std::size_t name_summary_activities(Graph& graph) {
   TermId api = terms.find(term(kProvio, "api"));
   TermId number = terms.find(term(kProvio, "n"));
   std::unordered_map<TermId, TermId> numbered;  // <thread IRI>/e<n> → its entity
-  std::unordered_set<TermId> preds;
+  // Per term: a predicate that makes its subject a candidate, a subject with provio:api (named),
+  // a candidate subject. A byte a term, not hash sets: at trace level every activity is a
+  // candidate.
+  enum : std::uint8_t { kPred = 1, kNamed = 2, kCandidate = 4 };
+  std::vector<std::uint8_t> flags(terms.size());
   for (std::string_view p : {"count", "partial", "transfer", "nested", "coarse"})
-    if (TermId id = terms.find(term(kProvio, p)); id != kNoTerm) preds.insert(id);
+    if (TermId id = terms.find(term(kProvio, p)); id != kNoTerm) flags[id] |= kPred;
   for (std::string_view p : {"used", "generated"})
-    if (TermId id = terms.find(term(kProv, p)); id != kNoTerm) preds.insert(id);
-  if (TermId id = terms.find(kRdfTypeTerm); id != kNoTerm) preds.insert(id);
-  std::unordered_set<TermId> named, candidates;
+    if (TermId id = terms.find(term(kProv, p)); id != kNoTerm) flags[id] |= kPred;
+  if (TermId id = terms.find(kRdfTypeTerm); id != kNoTerm) flags[id] |= kPred;
   for (const Triple& t : graph.triples()) {
     if (t.p == api && api != kNoTerm)
-      named.insert(t.s);
+      flags[t.s] |= kNamed;
     else if (t.p == number && number != kNoTerm)
       numbered[t.o] = t.s;
-    else if (preds.count(t.p))
-      candidates.insert(t.s);
+    else if (flags[t.p] & kPred)
+      flags[t.s] |= kCandidate;
   }
   struct Found {
     TermId s;
@@ -125,8 +127,8 @@ std::size_t name_summary_activities(Graph& graph) {
     TermId entity;
   };
   std::vector<Found> found;
-  for (TermId s : candidates) {
-    if (named.count(s)) continue;
+  for (TermId s = 0; s < flags.size(); ++s) {
+    if ((flags[s] & (kCandidate | kNamed)) != kCandidate) continue;
     auto n = summary_name(iri_body(terms[s]));
     if (!n) continue;
     std::string node = "<" + std::string(n->thread) + "/e" + std::string(n->entity) + ">";
@@ -170,59 +172,79 @@ std::size_t complete(Graph& graph) {
   Terms& terms = graph.terms;
   TermId type = terms.find(kRdfTypeTerm);
   if (type == kNoTerm) return named;
-  // Class id → what it implies: 1 + activity index, or a negative kind for entities and agents.
-  constexpr int kEntity = -1, kAgent = -2;
-  std::unordered_map<TermId, int> classes;
+  // What the scans need to know of a term is kept in arrays indexed by its id (a few bytes a term),
+  // not hash maps: at trace level every activity is in them, and a node-based map's allocation
+  // and cache misses per activity were most of prov-merge's time.
+  const std::size_t n_terms = terms.size();
+  // Class id → what it implies: 1 + activity index, or a kind for entities and agents.
+  constexpr std::uint8_t kEntity = 0xFE, kAgent = 0xFF;
+  std::vector<std::uint8_t> class_of(n_terms);
   for (std::size_t i = 0; i < kActivities.size(); ++i) {
     TermId c = terms.find(term(kProvio, kActivities[i].first));
-    if (c != kNoTerm) classes[c] = static_cast<int>(i) + 1;
+    if (c != kNoTerm) class_of[c] = static_cast<std::uint8_t>(i + 1);
   }
   for (std::string_view c : kEntities) {
-    if (TermId id = terms.find(term(kProvio, c)); id != kNoTerm) classes[id] = kEntity;
+    if (TermId id = terms.find(term(kProvio, c)); id != kNoTerm) class_of[id] = kEntity;
   }
   for (std::string_view c : kAgents) {
-    if (TermId id = terms.find(term(kProvio, c)); id != kNoTerm) classes[id] = kAgent;
+    if (TermId id = terms.find(term(kProvio, c)); id != kNoTerm) class_of[id] = kAgent;
   }
   TermId used = terms.find(term(kProv, "used"));
   TermId generated = terms.find(term(kProv, "generated"));
   TermId associated = terms.find(term(kProv, "wasAssociatedWith"));
   TermId on_behalf = terms.find(term(kProv, "actedOnBehalfOf"));
-  std::unordered_map<TermId, const Typed*> typed;
-  for (const Typed& t : kTyped) {
-    if (TermId p = terms.find(term(kProvio, t.property)); p != kNoTerm) typed[p] = &t;
+  std::vector<std::uint8_t> typed_of(n_terms);  // property → 1 + index in kTyped
+  bool any_typed = false;
+  for (std::size_t i = 0; i < kTyped.size(); ++i) {
+    if (TermId p = terms.find(term(kProvio, kTyped[i].property)); p != kNoTerm)
+      typed_of[p] = static_cast<std::uint8_t>(i + 1), any_typed = true;
   }
   // Access sizes (provio:size_read_0_100 …) are counts, like the count.
   for (const auto* sizes : {&model::raw::kSizeRead, &model::raw::kSizeWrite})
     for (std::string_view s : *sizes)
-      if (TermId p = terms.find(term(kProvio, std::string(s.substr(1)))); p != kNoTerm) typed[p] = &kTyped[0];
+      if (TermId p = terms.find(term(kProvio, std::string(s.substr(1)))); p != kNoTerm)
+        typed_of[p] = 1, any_typed = true;
+  std::string xsd_typed[kTyped.size()][2];  // from, to
+  for (std::size_t i = 0; i < kTyped.size(); ++i) {
+    xsd_typed[i][0] = std::string(kXsd) + std::string(kTyped[i].from);
+    xsd_typed[i][1] = std::string(kXsd) + std::string(kTyped[i].to);
+  }
+  const std::string xsd_integer = std::string(kXsd) + "integer";
 
   TermId start = terms.find(term(kProvio, "start"));
   TermId span = terms.find(term(kProvio, "span"));
   TermId partial = terms.find(term(kProvio, "partial"));
   TermId start_time = terms.find(term(kProvio, "startTime"));
-  std::unordered_map<TermId, int> activity;  // I/O activity → 1 + class index
-  std::unordered_map<TermId, TermId> thread_of, program_of, activity_of_part;
-  std::unordered_map<TermId, std::int64_t> run_start_us;                      // program → its start
-  std::unordered_map<TermId, std::pair<std::int64_t, std::int64_t>> offsets;  // node → start, span
-  std::unordered_map<TermId, std::uint8_t> has_offsets;                       // bit 1: start, bit 2: span
+  std::vector<std::uint8_t> activity(n_terms);      // I/O activity → 1 + class index
+  std::vector<TermId> thread_of(n_terms, kNoTerm);  // activity → its thread
+  std::unordered_map<TermId, TermId> program_of, activity_of_part;
+  std::unordered_map<TermId, std::int64_t> run_start_us;  // program → its start
+  struct Offsets {
+    TermId node;
+    std::uint8_t bits;  // 1: start, 2: span
+    std::int64_t start, span;
+  };
+  std::vector<Offsets> offsets;                    // in order of first sight
+  std::vector<std::uint32_t> offsets_of(n_terms);  // node → 1 + index in offsets
   // Bytes of 0 are left out (docs/format.md): a node with a count and no bytes has 0.
   TermId count = terms.find(term(kProvio, "count"));
   TermId bytes = terms.find(term(kProvio, "bytes"));
-  std::unordered_set<TermId> counted, with_bytes;
-  std::vector<Triple> add;
-  bool any_entity = false, any_agent = false;
   // Versions take prov:used / prov:wasGeneratedBy but no provio:wasXxxBy: that relation names the
   // one file or object an activity acted on (docs/format.md, "Versions").
+  enum : std::uint8_t { kCounted = 1, kWithBytes = 2, kVersion = 4, kDropOffsets = 8 };
+  std::vector<std::uint8_t> node_flags(n_terms);
+  std::vector<Triple> add;
+  bool any_activity = false, any_entity = false, any_agent = false, any_counted = false;
   TermId version_class = terms.find(term(kProvio, "Version"));
-  std::unordered_set<TermId> versions;
+  std::string scratch;
   for (const Triple& t : graph.triples()) {
     if (t.p == type) {
-      if (t.o == version_class && version_class != kNoTerm) versions.insert(t.s);
-      auto c = classes.find(t.o);
-      if (c == classes.end()) continue;
-      if (c->second > 0) activity[t.s] = c->second;
-      any_entity |= c->second == kEntity;
-      any_agent |= c->second == kAgent;
+      if (t.o == version_class && version_class != kNoTerm) node_flags[t.s] |= kVersion;
+      std::uint8_t c = class_of[t.o];
+      if (c == 0) continue;
+      if (c != kEntity && c != kAgent) activity[t.s] = c, any_activity = true;
+      any_entity |= c == kEntity;
+      any_agent |= c == kAgent;
     } else if (t.p == associated && associated != kNoTerm) {
       thread_of[t.s] = t.o;
     } else if (t.p == on_behalf && on_behalf != kNoTerm) {
@@ -230,24 +252,32 @@ std::size_t complete(Graph& graph) {
     } else if (t.p == partial && partial != kNoTerm) {
       activity_of_part[t.o] = t.s;
     } else if (t.p == start_time && start_time != kNoTerm) {
-      auto lit = parse_literal(terms[t.o]);
+      auto lit = literal_view(terms[t.o], scratch);
       if (auto us = lit ? parse_datetime_us(lit->lexical) : std::nullopt) run_start_us[t.s] = *us;
     } else if (t.p == count && count != kNoTerm) {
-      counted.insert(t.s);
+      node_flags[t.s] |= kCounted;
+      any_counted = true;
     } else if (t.p == bytes && bytes != kNoTerm) {
-      with_bytes.insert(t.s);
+      node_flags[t.s] |= kWithBytes;
     } else if ((t.p == start || t.p == span) && t.p != kNoTerm) {
-      auto lit = parse_literal(terms[t.o]);
-      if (!lit || lit->datatype != std::string(kXsd) + "integer") continue;
+      auto lit = literal_view(terms[t.o], scratch);
+      if (!lit || lit->datatype != xsd_integer) continue;
+      scratch.assign(lit->lexical.data(), lit->lexical.size());  // strtoll needs its end
       char* end = nullptr;
-      long long v = std::strtoll(lit->lexical.c_str(), &end, 10);
-      if (end == lit->lexical.c_str() || *end) continue;
-      (t.p == start ? offsets[t.s].first : offsets[t.s].second) = v;
-      has_offsets[t.s] |= t.p == start ? 1 : 2;
+      long long v = std::strtoll(scratch.c_str(), &end, 10);
+      if (end == scratch.c_str() || *end) continue;
+      std::uint32_t& slot = offsets_of[t.s];
+      if (!slot) {
+        offsets.push_back({t.s, 0, 0, 0});
+        slot = static_cast<std::uint32_t>(offsets.size());
+      }
+      Offsets& o = offsets[slot - 1];
+      (t.p == start ? o.start : o.span) = v;
+      o.bits |= t.p == start ? 1 : 2;
     }
   }
-  if (activity.empty() && !any_entity && !any_agent && typed.empty() && has_offsets.empty() &&
-      counted.empty())
+  offsets_of = {};
+  if (!any_activity && !any_entity && !any_agent && !any_typed && offsets.empty() && !any_counted)
     return named;
   TermId prov_activity = terms.intern(term(kProv, "Activity"));
   TermId prov_entity = terms.intern(term(kProv, "Entity"));
@@ -258,29 +288,34 @@ std::size_t complete(Graph& graph) {
   for (std::size_t i = 0; i < kActivities.size(); ++i)
     relation[i] = terms.intern(term(kProvio, kActivities[i].second));
 
-  std::vector<Triple> drop;  // rewritten: prov:generated of I/O activities, bare measures
-  for (const Triple& t : graph.triples()) {
+  // Rewritten: prov:generated of I/O activities, bare measures (marked by their index in the
+  // triples, which stay as they are until the filter below), and the offsets of nodes given times.
+  std::vector<bool> dropped(graph.size());
+  std::size_t drops = 0;
+  std::string v;
+  for (std::size_t k = 0; k < graph.size(); ++k) {
+    const Triple& t = graph.triples()[k];
     if (t.p == type) {
-      auto c = classes.find(t.o);
-      if (c == classes.end()) continue;
-      TermId super = c->second > 0 ? prov_activity : c->second == kEntity ? prov_entity : prov_agent;
+      std::uint8_t c = class_of[t.o];
+      if (c == 0) continue;
+      TermId super = c == kEntity ? prov_entity : c == kAgent ? prov_agent : prov_activity;
       add.push_back({t.s, type, super});
     } else if ((t.p == used && used != kNoTerm) || (t.p == generated && generated != kNoTerm)) {
-      auto a = activity.find(t.s);
-      if (a == activity.end()) continue;
-      if (!versions.count(t.o)) add.push_back({t.o, relation[static_cast<std::size_t>(a->second - 1)], t.s});
+      std::uint8_t a = activity[t.s];
+      if (a == 0) continue;
+      if (!(node_flags[t.o] & kVersion)) add.push_back({t.o, relation[a - 1u], t.s});
       if (t.p != generated) continue;
-      drop.push_back(t);
+      dropped[k] = true, ++drops;
       add.push_back({t.o, generated_by, t.s});
-      auto th = thread_of.find(t.s);
-      auto pr = th == thread_of.end() ? program_of.end() : program_of.find(th->second);
+      TermId th = thread_of[t.s];
+      auto pr = th == kNoTerm ? program_of.end() : program_of.find(th);
       if (pr != program_of.end()) add.push_back({t.o, attributed, pr->second});
-    } else if (auto m = typed.find(t.p); m != typed.end()) {
-      auto lit = parse_literal(terms[t.o]);
-      if (!lit || lit->datatype != std::string(kXsd) + std::string(m->second->from)) continue;
-      std::string v;
-      append_literal(v, lit->lexical, std::string(kXsd) + std::string(m->second->to), {});
-      drop.push_back(t);
+    } else if (std::uint8_t m = typed_of[t.p]; m != 0) {
+      auto lit = literal_view(terms[t.o], scratch);
+      if (!lit || lit->datatype != xsd_typed[m - 1u][0]) continue;
+      v.clear();
+      append_literal(v, lit->lexical, xsd_typed[m - 1u][1], {});
+      dropped[k] = true, ++drops;
       add.push_back({t.s, t.p, terms.intern(v)});
     }
   }
@@ -290,47 +325,41 @@ std::size_t complete(Graph& graph) {
   auto datetime = [&](std::int64_t us) {
     std::string text;
     store::append_datetime(text, static_cast<std::uint64_t>(us) * 1000u);
-    std::string v;
+    v.clear();
     append_literal(v, text, std::string(kXsd) + "dateTime", {});
     return terms.intern(v);
   };
-  for (auto& [node, bits] : has_offsets) {
-    if (bits != 3) continue;
-    auto part = activity_of_part.find(node);
-    TermId act = part == activity_of_part.end() ? node : part->second;
-    auto th = thread_of.find(act);
-    auto pr = th == thread_of.end() ? program_of.end() : program_of.find(th->second);
+  for (const Offsets& o : offsets) {
+    if (o.bits != 3) continue;
+    auto part = activity_of_part.find(o.node);
+    TermId act = part == activity_of_part.end() ? o.node : part->second;
+    TermId th = act < n_terms ? thread_of[act] : kNoTerm;
+    auto pr = th == kNoTerm ? program_of.end() : program_of.find(th);
     auto base = pr == program_of.end() ? run_start_us.end() : run_start_us.find(pr->second);
     if (base == run_start_us.end()) continue;  // no program start to count from: kept as written
-    auto [offset, length] = offsets[node];
-    add.push_back({node, started, datetime(base->second + offset)});
-    add.push_back({node, ended, datetime(base->second + offset + length)});
-    drop.push_back({node, start, kNoTerm});
-    drop.push_back({node, span, kNoTerm});
+    add.push_back({o.node, started, datetime(base->second + o.start)});
+    add.push_back({o.node, ended, datetime(base->second + o.start + o.span)});
+    node_flags[o.node] |= kDropOffsets;
+    drops += 2;
   }
-  if (!counted.empty()) {
+  if (any_counted) {
     std::string zero;
     append_literal(zero, "0", std::string(kXsd) + "unsignedLong", {});
     TermId zero_term = terms.intern(zero);
     TermId bytes_term = terms.intern(term(kProvio, "bytes"));
-    for (TermId node : counted)
-      if (!with_bytes.count(node)) add.push_back({node, bytes_term, zero_term});
+    for (TermId node = 0; node < n_terms; ++node)
+      if ((node_flags[node] & (kCounted | kWithBytes)) == kCounted)
+        add.push_back({node, bytes_term, zero_term});
   }
-  std::size_t changed = 0;
-  if (!drop.empty()) {
-    std::unordered_map<TermId, std::vector<Triple>> dropped;
-    for (const Triple& t : drop) dropped[t.s].push_back(t);
-    graph.filter([&](const Triple& t) {
-      auto it = dropped.find(t.s);
-      if (it == dropped.end()) return true;
-      for (const Triple& d : it->second) {
-        if (d.p == t.p && (d.o == t.o || d.o == kNoTerm)) return false;  // kNoTerm: any object
-      }
-      return true;
+  if (drops) {
+    graph.filter_indexed([&](std::size_t k, const Triple& t) {
+      if (dropped[k]) return false;
+      return !((t.p == start || t.p == span) && (node_flags[t.s] & kDropOffsets));
     });
   }
+  std::size_t changed = 0;
   for (const Triple& t : add) changed += graph.add(t.s, t.p, t.o) ? 1 : 0;
-  return named + changed + drop.size();
+  return named + changed + drops;
 }
 
 }  // namespace provio::rdf

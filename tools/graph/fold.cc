@@ -191,10 +191,11 @@ FoldResult fold_parts(Graph& graph) {
   std::unordered_map<TermId, Values> values;  // the nodes keeps_values() names
   std::vector<Triple> unreadable;
   std::size_t bad_values = 0;
+  std::string scratch;
   for (const Triple& t : graph.triples()) {
     int m = measure_of(t.p);
     if (m < 0) continue;
-    auto lit = parse_literal(graph.terms[t.o]);
+    auto lit = literal_view(graph.terms[t.o], scratch);
     bool read = lit && (keeps_values(t.s) ? values[t.s].add(static_cast<Measure>(m), lit->lexical, t.o)
                                           : readable(static_cast<Measure>(m), lit->lexical));
     if (!read) {

@@ -99,6 +99,8 @@ class Graph {
   bool add(std::string_view s, std::string_view p, std::string_view o) {
     return add(terms.intern(s), terms.intern(p), terms.intern(o));
   }
+  // Adds each of `ts` (a line's triples, say): their table slots are fetched together first.
+  void add(const std::vector<Triple>& ts);
   bool contains(const Triple& t) const;
   const std::vector<Triple>& triples() const { return triples_; }
   std::size_t size() const { return triples_.size(); }
@@ -107,9 +109,15 @@ class Graph {
   // once, at the size it needs).
   template <typename Keep>
   void filter(Keep keep) {
-    triples_.erase(
-        std::remove_if(triples_.begin(), triples_.end(), [&](const Triple& t) { return !keep(t); }),
-        triples_.end());
+    filter_indexed([&](std::size_t, const Triple& t) { return keep(t); });
+  }
+  // The same with the triple's index in triples() before the filter: keep(index, triple).
+  template <typename Keep>
+  void filter_indexed(Keep keep) {
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < triples_.size(); ++k)
+      if (keep(k, static_cast<const Triple&>(triples_[k]))) triples_[kept++] = triples_[k];
+    triples_.resize(kept);
     table_.clear();
   }
 

@@ -107,6 +107,16 @@ std::string_view iri_body(std::string_view term) {
   return term.substr(1, term.size() - 2);
 }
 
+namespace {
+// What follows a literal's closing '"': ^^<datatype> or @lang.
+void read_suffix(std::string_view rest, std::string_view& datatype, std::string_view& lang) {
+  if (rest.size() > 2 && rest.substr(0, 2) == "^^")
+    datatype = iri_body(rest.substr(2));
+  else if (!rest.empty() && rest.front() == '@')
+    lang = rest.substr(1);
+}
+}  // namespace
+
 std::optional<Literal> parse_literal(std::string_view term) {
   if (term.empty() || term.front() != '"') return std::nullopt;
   Literal lit;
@@ -137,12 +147,23 @@ std::optional<Literal> parse_literal(std::string_view term) {
     }
   }
   if (i >= term.size()) return std::nullopt;
-  std::string_view rest = term.substr(i + 1);
-  if (rest.size() > 2 && rest.substr(0, 2) == "^^")
-    lit.datatype = iri_body(rest.substr(2));
-  else if (!rest.empty() && rest.front() == '@')
-    lit.lang = rest.substr(1);
+  read_suffix(term.substr(i + 1), lit.datatype, lit.lang);
   return lit;
+}
+
+std::optional<LiteralView> literal_view(std::string_view term, std::string& scratch) {
+  if (term.empty() || term.front() != '"') return std::nullopt;
+  std::size_t end = term.find_first_of("\"\\", 1);
+  if (end == std::string_view::npos) return std::nullopt;
+  if (term[end] == '\\') {  // escapes: the slow path unescapes
+    auto lit = parse_literal(term);
+    if (!lit) return std::nullopt;
+    scratch = std::move(lit->lexical);
+    return LiteralView{scratch, lit->datatype, lit->lang};
+  }
+  LiteralView v{term.substr(1, end - 1), {}, {}};
+  read_suffix(term.substr(end + 1), v.datatype, v.lang);
+  return v;
 }
 
 std::optional<std::uint64_t> parse_u64(std::string_view text) {
