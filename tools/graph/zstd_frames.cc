@@ -7,6 +7,8 @@
 #include <cstring>
 #include <new>
 
+#include "graph/start_deltas.h"
+
 namespace provio::rdf {
 namespace {
 
@@ -101,7 +103,13 @@ void ZstdFrames::decode(std::string& out) {
       searching_ = false;
       cut_ = false;  // what finish() took for a cut end was damage
     }
-    out += frame_;
+    StartDeltas starts = resolve_start_deltas(frame_, out);
+    if (starts.dropped)
+      damage_.push_back(
+          "zstd frame at bytes " + std::to_string(raw_at_ + start_) + "-" +
+          std::to_string(raw_at_ + pos_ - 1) + ": " + std::to_string(starts.dropped) +
+          " statement(s) with a signed :start that cannot be resolved dropped (the first, line " +
+          std::to_string(starts.first_line) + " of the frame: " + starts.first_dropped + ")");
     frame_.clear();
     in_frame_ = false;
     start_ = pos_;
