@@ -67,14 +67,13 @@ using MeasureText = char[224];
 // A :start's value at `p` (StartBase's rule, raw_writer.h); returns the end. Room: 40 bytes.
 [[gnu::always_inline]] inline char* put_start(char* p, std::int64_t start_us, RawWriter::StartBase& base) {
   std::int64_t start = start_us - base.run_start_us;
-  if (!base.deltas) return put_decimal(p, start);
   if (base.have) {
     std::int64_t delta = start - base.last;
     *p++ = delta < 0 ? '-' : '+';
     p = put_decimal(p, delta < 0 ? 0 - static_cast<std::uint64_t>(delta) : static_cast<std::uint64_t>(delta));
   } else if (start >= 0) {
     p = put_decimal(p, static_cast<std::uint64_t>(start));
-    base.have = true;
+    base.have = base.deltas;
   } else {
     // A start before the program's (a clock stepped back): not a base, and a bare "-N" would
     // read as a delta. The next :start is absolute again.

@@ -42,6 +42,7 @@ class RawWriter {
   // write absolute (unsigned), each later one a signed delta from the one before ("+14", "-3").
   // A write never spans two zstd frames and a frame holds whole writes (output_file.h), so every
   // frame's first :start is absolute and each frame resolves alone. Plain files: all absolute.
+  // A negative value is written "-N"^^xsd:integer in both: a bare signed one is a difference.
   // The writer's measures formatting keeps it; a write, a discard or a rolled-back block clears
   // `have` (the text after it must not count from a value that is not there).
   struct StartBase {

@@ -105,6 +105,27 @@ TEST(StartDeltas, BadValuesCostTheirLineAndWhatCountsFromThem) {
   EXPECT_EQ(r.first_dropped, "b :start + .");
 }
 
+TEST(StartDeltas, PiecesOfAnySizeResolveAsTheWhole) {
+  // A plain input (zstdcat's text) comes in chunks that cut lines anywhere.
+  std::string text =
+      "a :count 1 ; :start 100 ; :span 3 .\nb :start +14 .\nc :start -20 .\nd :start +x .\ne :start 7";
+  StartDeltas whole_dropped;
+  std::string whole = resolved(text, &whole_dropped);
+  for (std::size_t piece = 1; piece <= 9; ++piece) {
+    StartResolver r;
+    std::string out;
+    for (std::size_t at = 0; at < text.size(); at += piece)
+      r.feed(std::string_view(text).substr(at, piece), out);
+    r.finish(out);
+    EXPECT_EQ(out, whole) << piece;
+    EXPECT_EQ(r.dropped().dropped, whole_dropped.dropped);
+    EXPECT_EQ(r.dropped().first_line, 4u);
+  }
+  EXPECT_EQ(dropped_message(whole_dropped, ""),
+            "1 statement(s) with a signed :start that cannot be resolved dropped (the first, line 4: d "
+            ":start +x .)");
+}
+
 TEST(StartDeltas, RandomBytesNeverCrash) {
   std::mt19937 random(33);
   const std::string pieces[] = {":start", " ", "+", "-", "1", "99999999999999999999", "\n", "\"", ";", "."};
@@ -161,7 +182,7 @@ std::string activities(int first, int n, bool signed_starts) {
   std::string s;
   long long last = 0;
   for (int i = first; i < first + n; ++i) {
-    long long start = 1000 + (i % 2 ? -i : i) * 37;
+    long long start = 2000 + (i % 2 ? -i : i) * 37;
     std::string value = std::to_string(start);
     if (signed_starts && i > first)
       value = (start >= last ? "+" : "-") + std::to_string(std::llabs(start - last));
@@ -189,7 +210,7 @@ TEST_F(StartDeltasRead, AFrameNeverCountsFromTheOneBefore) {
   // and the third (absolute first) are read whole.
   std::string first = frame(kHead + activities(0, 10, true));
   std::string second = activities(10, 10, true);
-  second.replace(second.find("start 1370"), 10, "start +5");
+  second.replace(second.find("start 2370"), 10, "start +5");
   ReadResult r;
   std::string got = read("mid.ttl.zst", first + frame(second) + frame(activities(20, 10, true)), r);
   ReadResult plain;

@@ -17,11 +17,35 @@ namespace provio::rdf {
 struct StartDeltas {
   std::uint64_t dropped = 0;     // lines dropped
   std::string first_dropped;     // the first of them, cut to a readable length
-  std::uint64_t first_line = 0;  // its line in the frame (from 1)
+  std::uint64_t first_line = 0;  // its line in the frame or input (from 1)
 };
 
-// Appends `frame` (one frame's whole content) to `out` with each signed :start made absolute;
-// says what it dropped.
+// What was dropped, for a message: "N statement(s) with a signed :start that cannot be resolved
+// dropped (the first, line L…: TEXT)"; empty if nothing was. `where`: " of the frame", "".
+std::string dropped_message(const StartDeltas& d, std::string_view where);
+
+// Resolves one frame's content, or a plain input (the text `zstdcat` gives: every frame's first
+// :start is absolute, so the rule holds across frames there), fed in pieces of any size.
+class StartResolver {
+ public:
+  // Appends the whole lines of `text` (after what earlier pieces left) to `out`, resolved; a line
+  // cut at its end waits for the next piece.
+  void feed(std::string_view text, std::string& out);
+  // The end of the frame or input: appends the line left waiting, resolved.
+  void finish(std::string& out);
+  const StartDeltas& dropped() const { return dropped_; }
+
+ private:
+  void resolve(std::string_view lines, std::string& out);
+
+  std::string carry_;        // a line cut at the end of the last piece
+  bool have_ = false;        // a whole-integer :start before
+  std::int64_t last_ = 0;    // its value
+  std::uint64_t lines_ = 0;  // lines resolved before this piece
+  StartDeltas dropped_;
+};
+
+// One whole frame: a StartResolver fed `frame` alone. Appends it to `out`, resolved.
 StartDeltas resolve_start_deltas(std::string_view frame, std::string& out);
 
 }  // namespace provio::rdf

@@ -105,11 +105,8 @@ void ZstdFrames::decode(std::string& out) {
     }
     StartDeltas starts = resolve_start_deltas(frame_, out);
     if (starts.dropped)
-      damage_.push_back(
-          "zstd frame at bytes " + std::to_string(raw_at_ + start_) + "-" +
-          std::to_string(raw_at_ + pos_ - 1) + ": " + std::to_string(starts.dropped) +
-          " statement(s) with a signed :start that cannot be resolved dropped (the first, line " +
-          std::to_string(starts.first_line) + " of the frame: " + starts.first_dropped + ")");
+      damage_.push_back("zstd frame at bytes " + std::to_string(raw_at_ + start_) + "-" +
+                        std::to_string(raw_at_ + pos_ - 1) + ": " + dropped_message(starts, " of the frame"));
     frame_.clear();
     in_frame_ = false;
     start_ = pos_;
