@@ -1,6 +1,7 @@
 """Compressed raw files (docs/format.md, "Compressed raw files"), read by the tests independently
 of provio's tools: the file is split into zstd frames by their headers (RFC 8878, section 3.1),
-and the frames written whole are decompressed with the zstd command.
+and the frames written whole are decompressed with the zstd command, each frame's signed :start
+values made absolute (docs/format.md, "Signed starts").
 
     frames, cut = zstd_raw.split(data)   # [(offset, frame bytes)], offset of a cut last frame or None
     text, cut = zstd_raw.complete_text(path)
@@ -14,6 +15,7 @@ default, PROVIO_COMPRESS=none writes plain "*.ttl"):
 """
 import glob
 import os
+import re
 import struct
 import subprocess
 
@@ -64,15 +66,64 @@ def split(data):
     return frames, None
 
 
+def content_size(frame):
+    """The content size a frame's header declares (provio's frames all do), or None."""
+    if struct.unpack_from("<I", frame)[0] & 0xFFFFFFF0 == 0x184D2A50:  # a skippable frame
+        return 0
+    fhd = frame[4]
+    single = (fhd >> 5) & 1
+    size = {0: single, 1: 2, 2: 4, 3: 8}[fhd >> 6]
+    if not size:
+        return None
+    at = 4 + 1 + (0 if single else 1) + {0: 0, 1: 1, 2: 2, 3: 4}[fhd & 3]
+    value = int.from_bytes(frame[at:at + size], "little")
+    return value + 256 if size == 2 else value
+
+
+# A :start predicate and its integer object, signed or not, outside strings (the quotes before it
+# on its line are checked apart).
+START = re.compile(rb"(?<![^ \t;\n]):start[ \t]+([+-]?)(\d+)(?=[ \t\r\n;,\])]|\.(?!\d)|$)")
+
+
+def resolve_starts(text):
+    """One frame's content with its signed :start values made absolute (docs/format.md, "Signed
+    starts"): a signed value counts from the :start before it in the same frame. One with none
+    before it is an error here (a writer's bug), not a guess."""
+    base = None
+
+    def absolute(m):
+        nonlocal base
+        line = text[text.rfind(b"\n", 0, m.start()) + 1:m.start()]
+        if line.count(b'"') % 2:
+            return m.group(0)
+        sign, n = m.group(1), int(m.group(2))
+        if not sign:
+            base = n
+            return m.group(0)
+        if base is None:
+            raise ValueError("signed :start with no :start before it in its frame: %r" % line)
+        base = base + n if sign == b"+" else base - n
+        return m.group(0)[:m.start(1) - m.start()] + str(base).encode()
+
+    return START.sub(absolute, text)
+
+
 def complete_text(path):
-    """The content of the frames of `path` written whole, and the offset of a cut last frame (None
-    if the file ends at a frame's end)."""
+    """The content of the frames of `path` written whole, each with its :start values resolved, and
+    the offset of a cut last frame (None if the file ends at a frame's end)."""
     with open(path, "rb") as f:
         data = f.read()
     frames, cut = split(data)
     whole = b"".join(frame for _, frame in frames)
     text = subprocess.run(["zstd", "-dcq"], input=whole, stdout=subprocess.PIPE, check=True).stdout if whole else b""
-    return text, cut
+    resolved, at = [], 0
+    for _, frame in frames:
+        size = content_size(frame)
+        if size is None:
+            raise ValueError("%s: a zstd frame without its content size (not provio's)" % path)
+        resolved.append(resolve_starts(text[at:at + size]))
+        at += size
+    return b"".join(resolved), cut
 
 
 RAW_SUFFIXES = (".ttl", ".ttl.zst")

@@ -9,6 +9,7 @@
 
 #include "model/api_names.h"
 #include "model/clock.h"
+#include "model/config.h"
 #include "model/entities.h"
 #include "model/identity.h"
 #include "model/iri.h"
@@ -59,25 +60,47 @@ template <const std::string_view& kPredicate>
 }
 
 // The measures of a summary part or trace call, continuing a block (or starting its predicates).
-// Times are µs after the program's start (`run_start_us`) and µs from start to end: prov-merge
-// turns them into prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
+// Times are µs after the program's start and µs from start to end: prov-merge turns them into
+// prov:startedAtTime / prov:endedAtTime, exactly the µs those would have carried.
 using MeasureText = char[224];
+
+// A :start's value at `p` (StartBase's rule, raw_writer.h); returns the end. Room: 40 bytes.
+[[gnu::always_inline]] inline char* put_start(char* p, std::int64_t start_us, RawWriter::StartBase& base) {
+  std::int64_t start = start_us - base.run_start_us;
+  if (base.have) {
+    std::int64_t delta = start - base.last;
+    *p++ = delta < 0 ? '-' : '+';
+    p = put_decimal(p, delta < 0 ? 0 - static_cast<std::uint64_t>(delta) : static_cast<std::uint64_t>(delta));
+  } else if (start >= 0) {
+    p = put_decimal(p, static_cast<std::uint64_t>(start));
+    base.have = base.deltas;
+  } else {
+    // A start before the program's (a clock stepped back): not a base, and a bare "-N" would
+    // read as a delta. The next :start is absolute again.
+    p = put_decimal(put_text(p, "\"-"), 0 - static_cast<std::uint64_t>(start));
+    return put_text(p, "\"^^xsd:integer");
+  }
+  base.last = start;
+  return p;
+}
 
 // " [; :bytes N] ; :elapsed S ; :start N ; :span N" at `p`: the measures after the count, bytes of
 // 0 left out (prov-merge adds them, docs/format.md). Inline in both writers: a call with its six
 // arguments cost the trace writer 12 instructions per call. (Leaving out a single call's span when
 // it is its elapsed time in whole µs saved 4 % of plain bytes but cost 6 % of compressed ones at
-// summary level, 10 % at trace level: present half the time, it broke the lines' repeated ends.)
+// summary level, 10 % at trace level: present half the time, it broke the lines' repeated ends.
+// With signed starts, leaving it out when it is the elapsed time rounded to the µs, 3 times in 4,
+// still cost 3 % at summary level and 12 % at trace level, bench/vol/bytes.)
 [[gnu::always_inline]] inline char* put_measures_after_count(char* p, std::uint64_t bytes,
                                                              std::uint64_t elapsed_ns, std::uint64_t start_ns,
                                                              std::uint64_t end_ns,
-                                                             std::int64_t run_start_us) {
+                                                             RawWriter::StartBase& base) {
   std::int64_t start_us = static_cast<std::int64_t>(start_ns / 1000);
   if (bytes) p = put_decimal(put_next_predicate<raw::kBytes>(p), bytes);
   p = put_decimal(put_next_predicate<raw::kElapsed>(p), elapsed_ns / 1000000000u);
   *p++ = '.';
   p = put_nine_digits(p, static_cast<std::uint32_t>(elapsed_ns % 1000000000u));
-  p = put_decimal(put_next_predicate<raw::kStart>(p), start_us - run_start_us);
+  p = put_start(put_next_predicate<raw::kStart>(p), start_us, base);
   return put_decimal(put_next_predicate<raw::kSpan>(p), static_cast<std::int64_t>(end_ns / 1000) - start_us);
 }
 
@@ -93,24 +116,23 @@ inline char* put_offset_and_count_name(char* p, std::int64_t offset) {
 // "[:offset N ; ]:count N [; :bytes N] ; :elapsed S ; :start N ; :span N" written at `p`, which has
 // room for sizeof(MeasureText) bytes; returns the end. Built in stack memory and appended once.
 char* put_measures(char* p, std::uint64_t count, std::uint64_t bytes, std::uint64_t elapsed_ns,
-                   std::uint64_t start_ns, std::uint64_t end_ns, std::int64_t run_start_us,
+                   std::uint64_t start_ns, std::uint64_t end_ns, RawWriter::StartBase& base,
                    std::int64_t offset = model::kNoOffset) {
   p = put_decimal(put_offset_and_count_name(p, offset), count);
-  return put_measures_after_count(p, bytes, elapsed_ns, start_ns, end_ns, run_start_us);
+  return put_measures_after_count(p, bytes, elapsed_ns, start_ns, end_ns, base);
 }
 
 // A traced call's measures (put_measures with a count of 1), inline in the trace writer's loop.
-inline char* put_call_measures(char* p, const model::Event& ev, std::int64_t run_start_us) {
+inline char* put_call_measures(char* p, const model::Event& ev, RawWriter::StartBase& base) {
   p = put_offset_and_count_name(p, ev.offset);
   *p++ = '1';
-  return put_measures_after_count(p, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns,
-                                  run_start_us);
+  return put_measures_after_count(p, ev.bytes, ev.elapsed_ns, ev.start_ns, ev.start_ns + ev.elapsed_ns, base);
 }
 
 std::string_view format_measures(MeasureText& buf, std::uint64_t count, std::uint64_t bytes,
                                  std::uint64_t elapsed_ns, std::uint64_t start_ns, std::uint64_t end_ns,
-                                 std::int64_t run_start_us, std::int64_t offset = model::kNoOffset) {
-  char* end = put_measures(buf, count, bytes, elapsed_ns, start_ns, end_ns, run_start_us, offset);
+                                 RawWriter::StartBase& base, std::int64_t offset = model::kNoOffset) {
+  char* end = put_measures(buf, count, bytes, elapsed_ns, start_ns, end_ns, base, offset);
   return std::string_view(buf, static_cast<std::size_t>(end - buf));
 }
 
@@ -136,9 +158,9 @@ char* put_sizes(char* p, const SummarySlot& s) {
 
 // A summary slot's measures (format_measures) and access sizes (put_sizes).
 using SlotMeasureText = char[sizeof(MeasureText) + kSizesRoom];
-std::string_view format_slot_measures(SlotMeasureText& buf, const SummarySlot& s, std::int64_t run_start_us) {
-  char* end =
-      put_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us);
+std::string_view format_slot_measures(SlotMeasureText& buf, const SummarySlot& s,
+                                      RawWriter::StartBase& base) {
+  char* end = put_measures(buf, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, base);
   end = put_sizes(end, s);
   return std::string_view(buf, static_cast<std::size_t>(end - buf));
 }
@@ -208,8 +230,10 @@ bool RawWriter::prepare() {
     const model::Identity& id = model::identity();
     file_.open(model::output_dir(),
                id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
+    start_base_.deltas = model::config().compression == model::Compression::kZstd;
   }
   out_.clear();
+  start_base_.have = false;
   if (!header_written_) write_header();
   return true;
 }
@@ -229,6 +253,7 @@ void RawWriter::write_end_time() {
 void RawWriter::write_out(std::uint64_t events) {
   file_.write(out_, events);
   out_.clear();
+  start_base_.have = false;
   if (out_.capacity() > 4 * kWriteChunk) out_.shrink_to_fit();  // one huge statement: give it back
 }
 
@@ -243,7 +268,7 @@ void RawWriter::write_header() {
   model::append_iri_term(out_, id.exec_iri + "/thread/");
   out_ += " .\n";
   thread_iri_ = id.exec_iri + "/thread/" + std::to_string(thread_index_);
-  run_start_us_ = static_cast<std::int64_t>(id.start_ns / 1000);
+  start_base_.run_start_us = static_cast<std::int64_t>(id.start_ns / 1000);
   thread_term_ = "t:" + std::to_string(thread_index_);
   trace_subject_.start(thread_term_);
 
@@ -448,6 +473,7 @@ void RawWriter::write_chunk_if_full() {
   if (out_.size() >= kWriteChunk) {
     file_.write(out_);
     out_.clear();
+    start_base_.have = false;
   }
 }
 
@@ -476,7 +502,7 @@ bool RawWriter::write_from_summary_head(const SummarySlot& s) {
   if (!head.numbered) p = put_text(p, e);
   p = put_text(p, head.after);
   p = put_text(p, p == after_numbers ? " " : " ; ");
-  p = put_measures(p, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, run_start_us_);
+  p = put_measures(p, s.count, s.bytes, s.elapsed_ns, s.first_start_ns, s.last_end_ns, start_base_);
   p = put_sizes(p, s);
   p = put_text(p, " .\n");
   out_.append(line, static_cast<std::size_t>(p - line));
@@ -495,10 +521,10 @@ void RawWriter::describe_summary(const SummarySlot& s, std::string_view act, boo
   std::string after = headed && at ? out_.substr(at + e_size) : std::string();
   SlotMeasureText buf;
   if (inline_measures)
-    t.more(format_slot_measures(buf, s, run_start_us_));
+    t.more(format_slot_measures(buf, s, start_base_));
   else if (out_.size() == block_start_ + act.size())  // its measures in a part: a block needs a pair
     t.name("a").name(raw::short_term(model::terms(s.op).activity_class));
-  if (t.end() && headed && at && (entity_numbered_ || at > block_start_ + act.size())) {
+  if (kept(t.end()) && headed && at && (entity_numbered_ || at > block_start_ + act.size())) {
     SummaryHead& head = summary_head(s);
     head.api = s.api;
     head.op = s.op;
@@ -528,7 +554,7 @@ void RawWriter::write_summaries(SummaryTable& table, bool restarted) {
         append_decimal(part, flush_seq_);
         Turtle(out_).name(act).name(raw::kPartial).name(part).end();
         SlotMeasureText buf;
-        Turtle(out_).name(part).more(format_slot_measures(buf, s, run_start_us_)).end();
+        kept(Turtle(out_).name(part).more(format_slot_measures(buf, s, start_base_)).end());
       }
     }
     s.described = true;
@@ -565,14 +591,14 @@ void RawWriter::write_traces(const model::Event* events, std::size_t n) {
       p = trace_subject_.put(p);
       p = put_text(p, head.text);
       p = put_text(p, " ; ");
-      p = put_call_measures(p, ev, run_start_us_);
+      p = put_call_measures(p, ev, start_base_);
       p = put_text(p, " .\n");
       continue;
     }
     append_window();
     act.assign(subject);
     std::string_view m = format_measures(buf, 1, ev.bytes, ev.elapsed_ns, ev.start_ns,
-                                         ev.start_ns + ev.elapsed_ns, run_start_us_, ev.offset);
+                                         ev.start_ns + ev.elapsed_ns, start_base_, ev.offset);
     Turtle t = describe_activity(act, false, ev.op, ev.api, ev.flags, ev.entity, ev.other);
     const model::Entity* other = model::entity(ev.other);
     if (ev.other == model::kNoEntity || (other && other->cls == EntityClass::kVersion)) {
@@ -580,7 +606,7 @@ void RawWriter::write_traces(const model::Event* events, std::size_t n) {
       head.text.assign(out_, block_start_ + act.size(), std::string::npos);
       head.valid = true;
     }
-    t.more(m).end();
+    kept(t.more(m).end());
     write_chunk_if_full();
   }
   append_window();

@@ -38,6 +38,20 @@ class RawWriter {
   // The formatting buffer is written out whenever it reaches this size.
   static constexpr std::size_t kWriteChunk = 64 << 10;
 
+  // The :start values of a compressed file (docs/format.md, "Signed starts"): the first of each
+  // write absolute (unsigned), each later one a signed delta from the one before ("+14", "-3").
+  // A write never spans two zstd frames and a frame holds whole writes (output_file.h), so every
+  // frame's first :start is absolute and each frame resolves alone. Plain files: all absolute.
+  // A negative value is written "-N"^^xsd:integer in both: a bare signed one is a difference.
+  // The writer's measures formatting keeps it; a write, a discard or a rolled-back block clears
+  // `have` (the text after it must not count from a value that is not there).
+  struct StartBase {
+    std::int64_t run_start_us = 0;  // the program's start: raw times are µs after it
+    bool deltas = false;            // compressed file
+    bool have = false;              // a :start written since the last write
+    std::int64_t last = 0;          // its value
+  };
+
   // `trace`: the writer of a trace log (it keeps trace heads); `thread_index`: the file's thread.
   RawWriter(bool trace, unsigned thread_index, pid_t tid);
   RawWriter(const RawWriter&) = delete;
@@ -62,7 +76,10 @@ class RawWriter {
   // counts the events lost if their text does not reach it (output_file.h).
   void write_out(std::uint64_t events);
   // Empties the text without writing it.
-  void discard() { out_.clear(); }
+  void discard() {
+    out_.clear();
+    start_base_.have = false;
+  }
 
   bool failed() const { return file_.failed(); }
   Loss failure() const { return file_.failure(); }
@@ -129,12 +146,17 @@ class RawWriter {
   bool write_from_summary_head(const SummarySlot& s);
   void describe_summary(const SummarySlot& s, std::string_view act, bool inline_measures);
   void write_chunk_if_full();
+  // A block ended (Turtle::end()'s result): a rolled-back one may have taken a :start with it.
+  bool kept(bool ended) {
+    if (!ended) start_base_.have = false;
+    return ended;
+  }
 
   unsigned thread_index_;
   pid_t tid_;
   std::string thread_iri_;
-  std::string thread_term_;        // thread_iri_ as a prefixed name: "t:<index>"
-  std::int64_t run_start_us_ = 0;  // the program's start: raw times are µs after it
+  std::string thread_term_;  // thread_iri_ as a prefixed name: "t:<index>"
+  StartBase start_base_;
   std::uint64_t flush_seq_ = 0;
   TraceSubject trace_subject_;  // the next traced call's name, t:<index>\/c<n>
   std::unique_ptr<TraceHead[]> trace_heads_;

@@ -94,7 +94,7 @@ const std::string kTricky =
     "@prefix f2: <file:///d/x.h5#> .\n"
     "t:0\\/H5Dwrite-Write-e4-f1 a :Write ; :api \"H5Dwrite\" ; prov:wasAssociatedWith t:0 ; "
     "prov:generated f2:\\/run%201\\/t\\.x\\@a , f2:\\/ ; :nested true ; :count 3 ; :bytes 12288 ; "
-    ":elapsed 0.000006000 ; :start -42 ; :span 1.5e3 .\n"
+    ":elapsed 0.000006000 ; :offset -42 ; :span 1.5e3 .\n"
     "t:0\\/c1 :partial t:0\\/c1\\/p2 ; :count +7;:bytes 0 .\n";
 
 TEST(MergeReader, FastPathAgreesWithRaptor) {

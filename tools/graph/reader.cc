@@ -26,6 +26,7 @@
 #include "graph/input.h"
 #include "graph/line_parser.h"
 #include "graph/raptor_parser.h"
+#include "graph/start_deltas.h"
 #include "graph/terms.h"
 #include "graph/zstd_frames.h"
 #include "model/vocabulary.h"
@@ -69,9 +70,12 @@ class ChunkReader {
     std::size_t before = buf.size();
     while (true) {
       long n = read_raw();
-      if (n == 0 && frames_ && !finished_) {  // an unfinished last frame may hide later ones
+      if (n == 0 && !finished_) {  // an unfinished last frame may hide later ones
         finished_ = true;
-        frames_->finish(buf, growing_);
+        if (frames_)
+          frames_->finish(buf, growing_);
+        else
+          starts_.finish(buf);
         return static_cast<long>(buf.size() - before);
       }
       if (n <= 0) return n;
@@ -81,8 +85,10 @@ class ChunkReader {
         if (is_zstd(raw)) frames_ = std::make_unique<ZstdFrames>();
       }
       if (!frames_) {
-        buf.append(raw);
-        return n;
+        // Plain text may be what zstdcat gave: its signed :start values resolved too.
+        starts_.feed(raw, buf);
+        if (buf.size() > before) return static_cast<long>(buf.size() - before);
+        continue;
       }
       // Damaged bytes are skipped, the frames after them kept (damage() says which).
       frames_->feed(raw, buf);
@@ -92,7 +98,10 @@ class ChunkReader {
   int error() const { return errno_; }
   // At the end of a compressed file: what was lost of it (damaged ranges, a cut last frame).
   std::vector<std::string> damage() const {
-    if (!frames_) return {};
+    if (!frames_) {
+      if (!starts_.dropped().dropped) return {};
+      return {dropped_message(starts_.dropped(), "")};
+    }
     std::vector<std::string> lost = frames_->damage();
     if (frames_->cut())
       lost.push_back("truncated zstd frame at byte " + std::to_string(frames_->cut_offset()) +
@@ -116,10 +125,11 @@ class ChunkReader {
   int fd_ = -1;
   int errno_ = 0;
   bool first_ = true;
-  bool finished_ = false;  // the end of a compressed file was seen
+  bool finished_ = false;  // the end of the file was seen
   std::string open_error_;
   std::unique_ptr<char[]> scratch_;
   std::unique_ptr<ZstdFrames> frames_;
+  StartResolver starts_;  // a plain file's
 };
 
 // A fast-path file, line by line: what LineParser takes goes into the graph; a line it leaves

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <new>
 
+#include "graph/start_deltas.h"
+
 namespace provio::rdf {
 namespace {
 
@@ -101,7 +103,10 @@ void ZstdFrames::decode(std::string& out) {
       searching_ = false;
       cut_ = false;  // what finish() took for a cut end was damage
     }
-    out += frame_;
+    StartDeltas starts = resolve_start_deltas(frame_, out);
+    if (starts.dropped)
+      damage_.push_back("zstd frame at bytes " + std::to_string(raw_at_ + start_) + "-" +
+                        std::to_string(raw_at_ + pos_ - 1) + ": " + dropped_message(starts, " of the frame"));
     frame_.clear();
     in_frame_ = false;
     start_ = pos_;

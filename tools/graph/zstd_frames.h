@@ -8,6 +8,8 @@
 // provio's kind (content size and checksum declared) and takes it only if it decodes whole with a
 // matching checksum, so a false magic inside compressed data is never taken for a frame and every
 // later whole frame is kept.
+// A frame's signed :start values are made absolute before its content is handed on
+// (graph/start_deltas.h), so the parsers see what a plain file says.
 // Memory: one frame's content and its compressed bytes at a time (what resynchronising may have
 // to read again), never the whole file.
 #pragma once
@@ -32,7 +34,7 @@ class ZstdFrames {
   ZstdFrames& operator=(const ZstdFrames&) = delete;
 
   // Decodes `in`, the file's next bytes, appending to `out` the content of every whole frame that
-  // ends in them; damaged bytes are skipped (damage() says which).
+  // ends in them, its :start values resolved; damaged bytes are skipped (damage() says which).
   void feed(std::string_view in, std::string& out);
   // At the end of the file. Unless `growing` (the writer may still be at it), a frame left
   // unfinished is searched for later frames, in case it was damage rather than a cut end: what
@@ -42,7 +44,8 @@ class ZstdFrames {
   // mid-write), with no whole frame after it; where that frame begins.
   bool cut() const { return cut_; }
   std::uint64_t cut_offset() const { return cut_at_; }
-  // The damaged ranges skipped, one message each ("damaged zstd data at bytes A-B skipped (why)").
+  // The damaged ranges skipped, one message each ("damaged zstd data at bytes A-B skipped (why)"),
+  // and the frames with statements dropped for a :start that cannot be resolved.
   const std::vector<std::string>& damage() const { return damage_; }
 
  private:
