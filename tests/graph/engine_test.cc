@@ -16,31 +16,12 @@
 #include "graph/terms.h"
 #include "graph/writer.h"
 #include "model/vocabulary.h"
+#include "test_files.h"
 
 namespace provio::rdf {
 namespace {
 
-namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() / ("provio_graph_test." + std::to_string(getpid()) + "." +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name, const std::string& text) const {
-    std::string p = (path_ / name).string();
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 std::string ntriples(const Graph& g) {
   char* buf = nullptr;

@@ -18,6 +18,7 @@
 #include "graph/reader.h"
 #include "model/raw_terms.h"
 #include "model/vocabulary.h"
+#include "test_files.h"
 
 namespace provio::rdf {
 namespace {
@@ -140,30 +141,11 @@ TEST(StartDeltas, RandomBytesNeverCrash) {
 }
 
 // Through the reader, frame by frame.
-namespace fs = std::filesystem;
-
-std::string frame(const std::string& plain) {
-  std::string out(ZSTD_compressBound(plain.size()), '\0');
-  ZSTD_CCtx* c = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-  std::size_t n = ZSTD_compress2(c, out.data(), out.size(), plain.data(), plain.size());
-  ZSTD_freeCCtx(c);
-  out.resize(n);
-  return out;
-}
 
 class StartDeltasRead : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("provio_start_deltas_test." + std::to_string(getpid()) + "." +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string read(const std::string& name, const std::string& bytes, ReadResult& r) {
-    std::string p = (dir_ / name).string();
-    std::ofstream(p, std::ios::binary) << bytes;
+    std::string p = dir_.file(name, bytes);
     Graph g;
     read_files({p}, 1, g, r);
     std::string text;  // N-Triples, sorted
@@ -173,7 +155,7 @@ class StartDeltasRead : public ::testing::Test {
     }
     return text;
   }
-  fs::path dir_;
+  test::TempDir dir_;
 };
 
 // `n` activities from `first`, with their starts as `signed_starts` says: absolute, or each after
@@ -198,7 +180,9 @@ TEST_F(StartDeltasRead, FramesWithDeltasReadAsThePlainFile) {
   ReadResult plain, packed;
   std::string want = read("t.ttl", kHead + activities(0, 10, false) + activities(10, 10, false), plain);
   EXPECT_EQ(
-      read("t.ttl.zst", frame(kHead + activities(0, 10, true)) + frame(activities(10, 10, true)), packed),
+      read("t.ttl.zst",
+           test::zstd_frame(kHead + activities(0, 10, true)) + test::zstd_frame(activities(10, 10, true)),
+           packed),
       want);
   EXPECT_EQ(packed.messages, std::vector<std::string>{});
   EXPECT_EQ(packed.damaged, 0u);
@@ -208,11 +192,12 @@ TEST_F(StartDeltasRead, AFrameNeverCountsFromTheOneBefore) {
   // The second frame's first :start is signed (a writer's bug, or a frame spliced in): nothing in
   // that frame has a base, so its lines go, with one message naming the frame; the first frame
   // and the third (absolute first) are read whole.
-  std::string first = frame(kHead + activities(0, 10, true));
+  std::string first = test::zstd_frame(kHead + activities(0, 10, true));
   std::string second = activities(10, 10, true);
   second.replace(second.find("start 2370"), 10, "start +5");
   ReadResult r;
-  std::string got = read("mid.ttl.zst", first + frame(second) + frame(activities(20, 10, true)), r);
+  std::string got =
+      read("mid.ttl.zst", first + test::zstd_frame(second) + test::zstd_frame(activities(20, 10, true)), r);
   ReadResult plain;
   EXPECT_EQ(got, read("want.ttl", kHead + activities(0, 10, false) + activities(20, 10, false), plain));
   EXPECT_EQ(r.damaged, 1u);

@@ -13,22 +13,10 @@
 #include "graph/graph.h"
 #include "graph/reader.h"
 #include "model/vocabulary.h"
+#include "test_files.h"
 
 namespace provio::rdf {
 namespace {
-
-namespace fs = std::filesystem;
-
-std::string frame(const std::string& plain) {
-  std::string out(ZSTD_compressBound(plain.size()), '\0');
-  ZSTD_CCtx* c = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-  std::size_t n = ZSTD_compress2(c, out.data(), out.size(), plain.data(), plain.size());
-  ZSTD_freeCCtx(c);
-  EXPECT_FALSE(ZSTD_isError(n));
-  out.resize(n);
-  return out;
-}
 
 // Statements of `n` activities, one per line.
 std::string lines(int first, int n) {
@@ -41,24 +29,13 @@ std::string lines(int first, int n) {
 
 class ZstdRead : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("provio_zstd_test." + std::to_string(getpid()) + "." +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string file(const std::string& name, const std::string& bytes) {
-    std::string p = (dir_ / name).string();
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
+  std::string file(const std::string& name, const std::string& bytes) { return dir_.file(name, bytes); }
   std::size_t triples(const std::string& path, ReadResult& r) {
     Graph g;
     read_files({path}, 1, g, r);
     return g.size();
   }
-  fs::path dir_;
+  test::TempDir dir_;
 };
 
 const std::string kHead(model::kTurtlePrefixes);
@@ -68,24 +45,25 @@ TEST_F(ZstdRead, FramesReadAsThePlainFile) {
   ReadResult plain, packed;
   std::size_t want = triples(file("t.ttl", a + b), plain);
   EXPECT_EQ(want, 40u);
-  EXPECT_EQ(triples(file("t.ttl.zst", frame(a) + frame(b)), packed), want);
+  EXPECT_EQ(triples(file("t.ttl.zst", test::zstd_frame(a) + test::zstd_frame(b)), packed), want);
   EXPECT_EQ(packed.messages, std::vector<std::string>{});
   EXPECT_EQ(packed.damaged, 0u);
   // recognised by its first bytes, whatever the name
   ReadResult renamed;
-  EXPECT_EQ(triples(file("odd.ttl", frame(a) + frame(b)), renamed), want);
+  EXPECT_EQ(triples(file("odd.ttl", test::zstd_frame(a) + test::zstd_frame(b)), renamed), want);
   EXPECT_EQ(renamed.damaged, 0u);
 }
 
 TEST_F(ZstdRead, AFrameLargerThanAReadStreams) {
   std::string big = kHead + lines(0, 60000);  // several MiB once decompressed, one frame
   ReadResult r;
-  EXPECT_EQ(triples(file("big.ttl.zst", frame(big) + frame(lines(60000, 1))), r), 2u * 60001u);
+  EXPECT_EQ(triples(file("big.ttl.zst", test::zstd_frame(big) + test::zstd_frame(lines(60000, 1))), r),
+            2u * 60001u);
   EXPECT_EQ(r.damaged, 0u);
 }
 
 TEST_F(ZstdRead, ACutLastFrameCostsThatFrameAlone) {
-  std::string first = frame(kHead + lines(0, 10)), second = frame(lines(10, 10));
+  std::string first = test::zstd_frame(kHead + lines(0, 10)), second = test::zstd_frame(lines(10, 10));
   std::string path = file("cut.ttl.zst", first + second.substr(0, second.size() / 2));
   ReadResult r;
   EXPECT_EQ(triples(path, r), 20u);
@@ -103,8 +81,8 @@ std::string skipped(const std::string& path, std::size_t from, std::size_t next,
 
 // Three frames of 10 activities each: the damage goes into the second.
 struct Three {
-  std::string first = frame(kHead + lines(0, 10)), second = frame(lines(10, 10)),
-              third = frame(lines(20, 10));
+  std::string first = test::zstd_frame(kHead + lines(0, 10)), second = test::zstd_frame(lines(10, 10)),
+              third = test::zstd_frame(lines(20, 10));
 };
 
 TEST_F(ZstdRead, ADamagedMiddleFrameCostsThatFrameAlone) {
@@ -137,7 +115,7 @@ TEST_F(ZstdRead, AFalseMagicNumberInTheDamageIsNotTakenForAFrame) {
   Three f;
   std::string fake = std::string("\x28\xB5\x2F\xFD\x24\x30", 6) + std::string(20, '\x01');
   f.second.replace(f.second.size() / 3, fake.size(), fake);
-  std::string liar = frame(lines(100, 3));
+  std::string liar = test::zstd_frame(lines(100, 3));
   liar[liar.size() - 1] ^= 1;
   std::string path = file("fake.ttl.zst", f.first + f.second + liar + f.third);
   ReadResult r;
@@ -156,7 +134,7 @@ TEST_F(ZstdRead, AFrameCutMidFileIsDamageNotTheEnd) {
   // left by a crashed node: the frames after it are kept.
   Three f;
   std::string half = f.second.substr(0, f.second.size() / 2), zeros(5000, '\0');
-  std::string path = file("hole.ttl.zst", f.first + half + f.third + zeros + frame(lines(30, 10)));
+  std::string path = file("hole.ttl.zst", f.first + half + f.third + zeros + test::zstd_frame(lines(30, 10)));
   ReadResult r;
   EXPECT_EQ(triples(path, r), 60u);
   ASSERT_EQ(r.messages.size(), 2u);
@@ -210,7 +188,7 @@ TEST_F(ZstdRead, AFrameWithoutAChecksumIsNotTrusted) {
 }
 
 TEST_F(ZstdRead, OnlyACutFrameIsNotAnEmptyFile) {
-  std::string only = frame(kHead + lines(0, 3));
+  std::string only = test::zstd_frame(kHead + lines(0, 3));
   std::string path = file("one.ttl.zst", only.substr(0, only.size() - 1));
   ReadResult r;
   EXPECT_EQ(triples(path, r), 0u);
