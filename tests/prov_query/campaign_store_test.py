@@ -48,6 +48,14 @@ def has_bdb():
                           capture_output=True).returncode == 0 if shutil.which("rdfproc") else False
 
 
+def sanitized(binary):
+    """Built with a sanitizer: its allocator holds freed memory back (ASan's quarantine), so peak
+    memory says nothing about what the program holds."""
+    with open(binary, "rb") as f:
+        text = f.read()
+    return b"__asan_init" in text or b"__tsan_init" in text
+
+
 def campaign(name, datasets):
     """A campaign's raw files, its merged file and its stores: (merged, {form: store}, last file, activities)."""
     work = os.path.join(args.work, name)
@@ -61,7 +69,7 @@ def campaign(name, datasets):
     stores = {}
     for form in FORMS:
         stores[form] = os.path.join(work, f"store-{form}")
-        subprocess.run([args.prov_merge, "-q", raw, "--store", stores[form]], check=True,
+        subprocess.run([args.prov_merge, "-q", raw, "--store", stores[form]], check=True, stdout=subprocess.DEVNULL,
                        env=dict(os.environ, PROVIO_STORE_FORM=form))
         check(os.path.exists(os.path.join(stores[form], "prov-query-activities.tsv")),
               f"{name}: prov-merge wrote the activity index beside the {form} store")
@@ -100,6 +108,10 @@ if "redland" in FORMS:
         check(answer(question, store, small[2]) == expected[question[0]],
               f"{question[0]}: a damaged activity index midway: the store answers, the same")
 
+
+if "redland" in FORMS and sanitized(args.prov_query):
+    print("(prov-query is built with a sanitizer: peak memory not checked)")
+elif "redland" in FORMS:
     big = campaign("big", 360)
     for question in ("stats", "files"):  # answers of a size that does not grow with the campaign
         cmd = lambda c: [args.prov_query, question, c[1]["redland"]]  # noqa: E731
