@@ -17,6 +17,8 @@ def traced_env(work, build, level):
     """The environment of one run: natively when `level` is empty, else under `build`'s preload
     library at that level, its provenance into WORK/prov."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    if level and "PROVIO_COMPRESS" in os.environ:  # e.g. none: the cost of plain raw files
+        env["PROVIO_COMPRESS"] = os.environ["PROVIO_COMPRESS"]
     if level:
         # LD_LIBRARY_PATH wins over the shim's RUNPATH: the libprovio of the same build.
         env.update(LD_PRELOAD=common.built("src", "posix", "libprovio_posix.so", build=build), PROVIO_LEVEL=level,

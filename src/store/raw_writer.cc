@@ -232,8 +232,7 @@ bool RawWriter::prepare() {
                id.host + "-" + std::to_string(id.pid) + "-t" + std::to_string(thread_index_));
     start_base_.deltas = model::config().compression == model::Compression::kZstd;
   }
-  out_.clear();
-  start_base_.have = false;
+  clear_text();
   if (!header_written_) write_header();
   return true;
 }
@@ -252,8 +251,7 @@ void RawWriter::write_end_time() {
 
 void RawWriter::write_out(std::uint64_t events) {
   file_.write(out_, events);
-  out_.clear();
-  start_base_.have = false;
+  clear_text();
   if (out_.capacity() > 4 * kWriteChunk) out_.shrink_to_fit();  // one huge statement: give it back
 }
 
@@ -472,8 +470,7 @@ Turtle RawWriter::describe_activity(std::string_view act, bool summary, Op op, m
 void RawWriter::write_chunk_if_full() {
   if (out_.size() >= kWriteChunk) {
     file_.write(out_);
-    out_.clear();
-    start_base_.have = false;
+    clear_text();
   }
 }
 

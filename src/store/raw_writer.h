@@ -76,10 +76,7 @@ class RawWriter {
   // counts the events lost if their text does not reach it (output_file.h).
   void write_out(std::uint64_t events);
   // Empties the text without writing it.
-  void discard() {
-    out_.clear();
-    start_base_.have = false;
-  }
+  void discard() { clear_text(); }
 
   bool failed() const { return file_.failed(); }
   Loss failure() const { return file_.failure(); }
@@ -146,6 +143,11 @@ class RawWriter {
   bool write_from_summary_head(const SummarySlot& s);
   void describe_summary(const SummarySlot& s, std::string_view act, bool inline_measures);
   void write_chunk_if_full();
+  // Empties the text: the next :start has nothing to count from (StartBase).
+  void clear_text() {
+    out_.clear();
+    start_base_.have = false;
+  }
   // A block ended (Turtle::end()'s result): a rolled-back one may have taken a :start with it.
   bool kept(bool ended) {
     if (!ended) start_base_.have = false;
